@@ -1,0 +1,160 @@
+/**
+ * The ledger's own language: every fact batchbook knows is one of these events.
+ *
+ * Amounts are decimal strings, addresses and hashes lowercase 0x-hex, times ISO 8601 UTC.
+ * Each event type carries a schema version; payload schemas live in schemas/events/ and old
+ * versions are upcast on read (src/domain/upcast.ts), never rewritten.
+ */
+
+export type Hex = `0x${string}`;
+export type Address = Hex;
+export type OrderUid = Hex;
+
+export type OrderKind = 'sell' | 'buy';
+export type SellTokenBalance = 'erc20' | 'external' | 'internal';
+export type BuyTokenBalance = 'erc20' | 'internal';
+export type SigningScheme = 'eip712' | 'ethsign' | 'presign' | 'eip1271';
+export type OrderClass = 'market' | 'limit' | 'liquidity';
+
+/** The order fields covered by the EIP-712 `Order` struct, in API form. */
+export interface OrderData {
+  sellToken: Address;
+  buyToken: Address;
+  /** null means "the owner" (signed as the zero address). */
+  receiver: Address | null;
+  sellAmount: string;
+  buyAmount: string;
+  validTo: number;
+  /** The 32-byte app-data hash that was signed. */
+  appData: Hex;
+  feeAmount: string;
+  kind: OrderKind;
+  partiallyFillable: boolean;
+  sellTokenBalance: SellTokenBalance;
+  buyTokenBalance: BuyTokenBalance;
+}
+
+export interface Interaction {
+  target: Address;
+  value: string;
+  callData: Hex;
+}
+
+/** The quote an order was linked to, as shown in the order's `quote` field. */
+export interface LinkedQuote {
+  id: number;
+  gasAmount: string;
+  gasPrice: string;
+  sellTokenPrice: string;
+  sellAmount: string;
+  buyAmount: string;
+  feeAmount: string;
+  solver: Address;
+  verified: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export interface OrderPlacedV1 {
+  network: string;
+  uid: OrderUid;
+  owner: Address;
+  order: OrderData;
+  signingScheme: SigningScheme;
+  /** Raw API signature bytes: 65 bytes for ECDSA, the contract signature for eip1271, `0x` for presign. */
+  signature: Hex;
+  class: OrderClass;
+  /** ISO 8601 UTC, decided by the command handler from its clock. */
+  creationDate: string;
+  settlementContract: Address;
+  /** The full app-data document whose keccak hash is `order.appData`, when known. */
+  fullAppData: string | null;
+  quoteId: number | null;
+  quote: LinkedQuote | null;
+  interactions: { pre: Interaction[]; post: Interaction[] };
+}
+
+export type CancellationSource = 'api' | 'chain';
+
+export interface OrderCancelledV1 {
+  network: string;
+  uid: OrderUid;
+  source: CancellationSource;
+  /** Human-readable reason, e.g. "signed cancellation" or "invalidateOrder". */
+  reason: string;
+  cancelledAt: string;
+  /** The address whose signature (api) or transaction (chain) cancelled the order. */
+  by: Address;
+  /** Chain coordinates for on-chain invalidations. */
+  chain?: ChainCoordinates;
+}
+
+export interface ChainCoordinates {
+  chainId: number;
+  blockNumber: number;
+  blockHash: Hex;
+  logIndex: number;
+  txHash: Hex;
+}
+
+export interface TradeSettledV1 {
+  network: string;
+  uid: OrderUid;
+  owner: Address;
+  auctionId: number | null;
+  sellToken: Address;
+  buyToken: Address;
+  /** Sell token transferred, fee included. */
+  sellAmount: string;
+  buyAmount: string;
+  feeAmount: string;
+  settledAt: string;
+  chain: ChainCoordinates;
+}
+
+export interface PreSignatureSetV1 {
+  network: string;
+  uid: OrderUid;
+  owner: Address;
+  signed: boolean;
+  chain: ChainCoordinates;
+}
+
+export interface AppDataRegisteredV1 {
+  network: string;
+  hash: Hex;
+  fullAppData: string;
+  registeredAt: string;
+}
+
+export interface EventPayloads {
+  OrderPlaced: OrderPlacedV1;
+  OrderCancelled: OrderCancelledV1;
+  TradeSettled: TradeSettledV1;
+  PreSignatureSet: PreSignatureSetV1;
+  AppDataRegistered: AppDataRegisteredV1;
+}
+
+export type EventType = keyof EventPayloads;
+
+/** The current schema version of each event type. */
+export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
+  OrderPlaced: 1,
+  OrderCancelled: 1,
+  TradeSettled: 1,
+  PreSignatureSet: 1,
+  AppDataRegistered: 1,
+};
+
+/** A domain event of the current schema version. */
+export type DomainEvent = {
+  [T in EventType]: { type: T; data: EventPayloads[T] };
+}[EventType];
+
+/** Stream names. Each network's data is its own, so every stream name carries the network. */
+export const streams = {
+  order: (network: string, uid: OrderUid): string => `order-${network}-${uid}`,
+  appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
+} as const;
+
+/** Every stream batchbook writes starts with one of these prefixes (used by subscription filters). */
+export const STREAM_PREFIXES = ['order-', 'appdata-'] as const;

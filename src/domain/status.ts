@@ -1,0 +1,36 @@
+/**
+ * An order's API `status`, derived at read time exactly as the reference does
+ * (reference §3, `calculate_status`): the first matching rule wins.
+ */
+import type { OrderKind } from './events.js';
+
+export type OrderStatus = 'presignaturePending' | 'open' | 'fulfilled' | 'cancelled' | 'expired';
+
+export interface StatusInputs {
+  kind: OrderKind;
+  sellAmount: bigint;
+  buyAmount: bigint;
+  validTo: number;
+  executedSellAmount: bigint;
+  executedBuyAmount: bigint;
+  executedFeeAmount: bigint;
+  /** Cancelled through the API or invalidated on chain. */
+  invalidated: boolean;
+  /** A presign order whose latest pre-signature is absent or revoked. */
+  presignaturePending: boolean;
+}
+
+export function isFulfilled(s: StatusInputs): boolean {
+  return s.kind === 'buy'
+    ? s.executedBuyAmount !== 0n && s.executedBuyAmount === s.buyAmount
+    : s.executedSellAmount !== 0n && s.executedSellAmount - s.executedFeeAmount === s.sellAmount;
+}
+
+/** `nowSeconds` is Unix time; an order expires once `validTo < now` (strictly). */
+export function orderStatus(s: StatusInputs, nowSeconds: number): OrderStatus {
+  if (isFulfilled(s)) return 'fulfilled';
+  if (s.invalidated) return 'cancelled';
+  if (s.validTo < nowSeconds) return 'expired';
+  if (s.presignaturePending) return 'presignaturePending';
+  return 'open';
+}

@@ -1,0 +1,47 @@
+/**
+ * One embedded PostgreSQL cluster per test run (started lazily, on the first suite that asks),
+ * and a fresh database per suite. Nothing to install: the server comes from npm.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
+
+let cluster: Promise<{ handle: EmbeddedPostgresHandle; dir: string }> | undefined;
+let counter = 0;
+
+async function startCluster() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'batchbook-test-pg-'));
+  const handle = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
+  return { handle, dir };
+}
+
+/** Creates an empty database on the shared test cluster and returns its connection URL. */
+export async function freshDatabase(): Promise<string> {
+  cluster ??= startCluster();
+  const { handle } = await cluster;
+  const name = `test_${process.pid}_${++counter}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: handle.url('postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return handle.url(name);
+}
+
+/** The running cluster, for tests that restart PostgreSQL itself. */
+export async function testCluster(): Promise<EmbeddedPostgresHandle> {
+  cluster ??= startCluster();
+  return (await cluster).handle;
+}
+
+export async function stopTestCluster(): Promise<void> {
+  if (!cluster) return;
+  const { handle, dir } = await cluster;
+  cluster = undefined;
+  await handle.stop();
+  await rm(dir, { recursive: true, force: true });
+}
