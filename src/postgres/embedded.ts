@@ -14,7 +14,7 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   /** 0 picks a free port. */
   port: number;
-  onLog?: (message: string) => void;
+  onLog?: (message: unknown) => void;
 }
 
 export interface EmbeddedPostgresHandle {

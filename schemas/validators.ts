@@ -1,0 +1,61 @@
+/**
+ * Request-body validators, compiled once with ajv from the JSON Schemas beside this file.
+ * A failed validation names the offending field, e.g. `/sellAmount must match pattern …`.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+
+const load = (name: string): object =>
+  JSON.parse(readFileSync(new URL(`./requests/${name}.schema.json`, import.meta.url), 'utf8'));
+
+const ajv = new Ajv({ allErrors: false, strict: true });
+ajv.addSchema(load('definitions'));
+
+export interface OrderCreationBody {
+  sellToken: string;
+  buyToken: string;
+  receiver?: string | null;
+  sellAmount: string;
+  buyAmount: string;
+  validTo: number;
+  feeAmount: string;
+  kind: 'sell' | 'buy';
+  partiallyFillable: boolean;
+  sellTokenBalance?: 'erc20' | 'external' | 'internal';
+  buyTokenBalance?: 'erc20' | 'internal';
+  signingScheme: 'eip712' | 'ethsign' | 'presign' | 'eip1271';
+  signature: string;
+  from?: string | null;
+  quoteId?: number | null;
+  appData: string;
+  appDataHash?: string | null;
+}
+
+export interface OrderCancellationsBody {
+  orderUids: string[];
+  signature: string;
+  signingScheme: 'eip712' | 'ethsign';
+}
+
+export type OrderCancellationBody = Omit<OrderCancellationsBody, 'orderUids'>;
+
+export interface AppDataObjectBody {
+  fullAppData: string;
+}
+
+export const validators = {
+  orderCreation: ajv.compile<OrderCreationBody>(load('order-creation')),
+  orderCancellations: ajv.compile<OrderCancellationsBody>(load('order-cancellations')),
+  orderCancellation: ajv.compile<OrderCancellationBody>(load('order-cancellation')),
+  appDataObject: ajv.compile<AppDataObjectBody>(load('app-data-object')),
+  orderUids: ajv.compile<string[]>(load('order-uids')),
+} as const;
+
+/** One line naming the first problem: the JSON pointer of the field and what is wrong. */
+export function describeSchemaError(validate: ValidateFunction): string {
+  const error: ErrorObject | undefined = validate.errors?.[0];
+  if (!error) return 'invalid request body';
+  const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
+  const field = `${error.instancePath}${missing}` || '(body)';
+  return missing ? `${field} is required` : `${field} ${error.message ?? 'is invalid'}`;
+}

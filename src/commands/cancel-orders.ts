@@ -1,0 +1,101 @@
+/**
+ * DELETE /api/v1/orders and DELETE /api/v1/orders/{uid}: an owner's signed, off-chain
+ * cancellation. The decision covers every listed order before anything is written; only a
+ * signature by the owner of every listed order cancels anything (reference §4.3, seed §4).
+ */
+import { cancellationDigest, cancellationsDigest, domainSeparator } from '../domain/eip712.js';
+import { deterministicEventId } from '../domain/event-ids.js';
+import { EVENT_VERSIONS, streams, type OrderCancelledV1, type OrderUid } from '../domain/events.js';
+import { decideCancellation, foldOrder } from '../domain/lifecycle.js';
+import type { Network } from '../domain/networks.js';
+import { recoverOrderSigner } from '../domain/signatures.js';
+import { upcast } from '../domain/upcast.js';
+import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
+import { reject } from './rejection.js';
+
+export interface CancelOrdersDeps {
+  ledger: Ledger;
+  clock: () => Date;
+}
+
+export interface CancellationRequest {
+  uids: readonly OrderUid[];
+  signature: `0x${string}`;
+  signingScheme: 'eip712' | 'ethsign';
+  /** `single` is the deprecated `DELETE /orders/{uid}`, signed as `OrderCancellation`. */
+  form: 'bulk' | 'single';
+}
+
+/** A concurrent write to one of the orders (e.g. a trade) re-runs the whole decision. */
+const ATTEMPTS = 3;
+
+export async function cancelOrders(
+  deps: CancelOrdersDeps,
+  network: Network,
+  request: CancellationRequest,
+): Promise<{ position: string }> {
+  const separator = domainSeparator(network.chainId, network.settlementContract);
+  const digest =
+    request.form === 'single'
+      ? cancellationDigest(request.uids[0]!, separator)
+      : cancellationsDigest(request.uids, separator);
+  const signer = recoverOrderSigner(request.signingScheme, digest, request.signature);
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await decideAndRecord(deps, network, request.uids, signer);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function decideAndRecord(
+  deps: CancelOrdersDeps,
+  network: Network,
+  uids: readonly OrderUid[],
+  signer: `0x${string}` | null,
+): Promise<{ position: string }> {
+  const now = deps.clock();
+  const orders = await Promise.all(
+    uids.map(async (uid) => {
+      const recorded = await deps.ledger.readStream(streams.order(network.name, uid));
+      const state = foldOrder(recorded.map((e) => upcast(e.type, e.version, e.data)));
+      return { uid, state, revision: BigInt(recorded.length - 1) };
+    }),
+  );
+  const decision = decideCancellation({
+    orders: orders.map(({ uid, state }) => ({ uid, state })),
+    signer,
+    nowSeconds: Math.floor(now.getTime() / 1000),
+  });
+  if (!decision.ok) reject(decision.error.errorType, decision.error.description);
+
+  let position = '';
+  for (const { uid, revision } of orders) {
+    const data: OrderCancelledV1 = {
+      network: network.name,
+      uid,
+      source: 'api',
+      reason: 'cancellation signed by the owner',
+      cancelledAt: now.toISOString(),
+      by: signer!,
+    };
+    const result = await deps.ledger.append(
+      streams.order(network.name, uid),
+      [
+        {
+          id: deterministicEventId('OrderCancelled', network.name, uid, 'api'),
+          type: 'OrderCancelled',
+          version: EVENT_VERSIONS.OrderCancelled,
+          data,
+        },
+      ],
+      revision,
+    );
+    if (!position || deps.ledger.comparePositions(result.position, position) > 0) {
+      position = result.position;
+    }
+  }
+  return { position };
+}

@@ -1,0 +1,148 @@
+/**
+ * POST /api/v1/orders: decide whether a signed order is accepted and, if so, append
+ * `OrderPlaced` to its new stream. The pipeline follows reference §4.1 with the seed's codes;
+ * a rejected order writes nothing.
+ */
+import { parseUint256 } from '../domain/amounts.js';
+import { domainSeparator, orderDigest, computeOrderUid } from '../domain/eip712.js';
+import { deterministicEventId } from '../domain/event-ids.js';
+import {
+  EVENT_VERSIONS,
+  streams,
+  type Address,
+  type OrderData,
+  type OrderPlacedV1,
+  type OrderUid,
+} from '../domain/events.js';
+import { parseAddress } from '../domain/hex.js';
+import type { Network } from '../domain/networks.js';
+import { checkOrderRules, orderClass } from '../domain/order-rules.js';
+import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
+import type { OrderCreationBody } from '../../schemas/validators.js';
+import type { AppDataRegistry } from './app-data-registry.js';
+import { resolveOrderAppData } from './order-app-data.js';
+import { verifyOwner } from './order-owner.js';
+import { reject } from './rejection.js';
+
+export interface PlaceOrderDeps {
+  ledger: Ledger;
+  appData: AppDataRegistry;
+  clock: () => Date;
+  denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
+  validity: { min: number; maxMarket: number; maxLimit: number };
+  appDataSizeLimit: number;
+}
+
+export interface PlacedOrder {
+  uid: OrderUid;
+  position: string;
+}
+
+function amount(value: string, overflowError: string, field: string): string {
+  const parsed = parseUint256(value);
+  if (parsed.ok) return parsed.value.toString();
+  if (parsed.reason === 'overflow') reject(overflowError, `${field} exceeds uint256`);
+  return reject('InvalidParameter', `/${field} is not a uint256 amount`);
+}
+
+/** Body fields are shape-checked by the JSON Schema already; this normalises them. */
+function signedOrder(body: OrderCreationBody, appDataHash: `0x${string}`): OrderData {
+  const receiver = body.receiver ? parseAddress(body.receiver) : null;
+  return {
+    sellToken: parseAddress(body.sellToken)!,
+    buyToken: parseAddress(body.buyToken)!,
+    receiver: receiver === '0x0000000000000000000000000000000000000000' ? null : receiver,
+    sellAmount: amount(body.sellAmount, 'SellAmountOverflow', 'sellAmount'),
+    buyAmount: amount(body.buyAmount, 'BuyAmountOverflow', 'buyAmount'),
+    validTo: body.validTo,
+    appData: appDataHash,
+    feeAmount: amount(body.feeAmount, 'SellAmountOverflow', 'feeAmount'),
+    kind: body.kind,
+    partiallyFillable: body.partiallyFillable,
+    sellTokenBalance: body.sellTokenBalance ?? 'erc20',
+    buyTokenBalance: body.buyTokenBalance ?? 'erc20',
+  };
+}
+
+export async function placeOrder(
+  deps: PlaceOrderDeps,
+  network: Network,
+  body: OrderCreationBody,
+): Promise<PlacedOrder> {
+  const now = deps.clock();
+  const appData = await resolveOrderAppData(
+    deps.appData,
+    network.name,
+    body.appData,
+    body.appDataHash,
+    deps.appDataSizeLimit,
+  );
+  const order = signedOrder(body, appData.hash);
+  const digest = orderDigest(order, domainSeparator(network.chainId, network.settlementContract));
+  const { owner, signature } = verifyOwner({
+    scheme: body.signingScheme,
+    signature: body.signature,
+    digest,
+    from: body.from ? parseAddress(body.from) : null,
+    appDataSigner: appData.parsed.signer ?? null,
+  });
+  const uid = computeOrderUid(digest, owner, order.validTo);
+  const orderClassValue = orderClass(order);
+  const violation = checkOrderRules({
+    order,
+    owner,
+    signingScheme: body.signingScheme,
+    class: orderClassValue,
+    nowSeconds: Math.floor(now.getTime() / 1000),
+    network,
+    denyList: deps.denyList,
+    validity: deps.validity,
+  });
+  if (violation) reject(violation.errorType, violation.description);
+
+  if (appData.needsRegistration) {
+    await deps.appData.register(network.name, appData.hash, appData.document, now);
+  }
+  const placed: OrderPlacedV1 = {
+    network: network.name,
+    uid,
+    owner,
+    order,
+    signingScheme: body.signingScheme,
+    signature,
+    class: orderClassValue,
+    creationDate: now.toISOString(),
+    settlementContract: network.settlementContract,
+    fullAppData: appData.document,
+    quoteId: body.quoteId ?? null,
+    quote: null,
+    interactions: {
+      pre: appData.parsed.hooks.pre.map((h) => ({ target: h.target, value: '0', callData: h.callData })),
+      post: appData.parsed.hooks.post.map((h) => ({ target: h.target, value: '0', callData: h.callData })),
+    },
+  };
+  return record(deps.ledger, placed);
+}
+
+/** A new stream per order: `noStream` makes a duplicate UID a conflict, atomically. */
+async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<PlacedOrder> {
+  try {
+    const result = await ledger.append(
+      streams.order(placed.network, placed.uid),
+      [
+        {
+          id: deterministicEventId('OrderPlaced', placed.network, placed.uid),
+          type: 'OrderPlaced',
+          version: EVENT_VERSIONS.OrderPlaced,
+          data: placed,
+        },
+      ],
+      'noStream',
+    );
+    if (!result.written) reject('DuplicatedOrder', 'order already exists');
+    return { uid: placed.uid, position: result.position };
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) reject('DuplicatedOrder', 'order already exists');
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The service's configuration: environment variables only, parsed and validated once here.
+ * Nothing else reads process.env. A bad value stops start-up with a message naming it.
+ */
+import path from 'node:path';
+import { NETWORKS } from './domain/networks.js';
+import type { Address } from './domain/events.js';
+import { parseAddress } from './domain/hex.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded PostgreSQL keeps its cluster (and later the devnet its chain state). */
+  dataDir: string;
+  /** External PostgreSQL; when absent the embedded server from npm is started in `dataDir`. */
+  databaseUrl: string | null;
+  ledger: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
+  logLevel: string;
+  /** RPC URL per network name; a network with one is live. */
+  rpcUrls: ReadonlyMap<string, string>;
+  denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
+  validity: { min: number; maxMarket: number; maxLimit: number };
+  appDataSizeLimit: number;
+  /** Upper bound a write waits for its own projection before answering (read-your-writes). */
+  readYourWritesTimeoutMs: number;
+  version: string;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be within ${min}..${max}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function addresses(env: Env, name: string): ReadonlySet<Address> {
+  const raw = env[name] ?? '';
+  const set = new Set<Address>();
+  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const address = parseAddress(item);
+    if (!address) throw new ConfigError(name, `holds an invalid address: "${item}"`);
+    set.add(address);
+  }
+  return set;
+}
+
+function ledgerConfig(env: Env): Config['ledger'] {
+  const kind = env.LEDGER ?? 'postgres';
+  if (kind === 'postgres') return { kind };
+  if (kind === 'eventstoredb') {
+    const esdb = url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:']);
+    if (!esdb) throw new ConfigError('EVENTSTORE_URL', 'is required when LEDGER=eventstoredb');
+    return { kind, url: esdb };
+  }
+  throw new ConfigError('LEDGER', `must be "postgres" or "eventstoredb", got "${kind}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const rpcUrls = new Map<string, string>();
+  for (const network of NETWORKS) {
+    const rpc = url(env, network.rpcUrlVariable, ['http:', 'https:', 'ws:', 'wss:']);
+    if (rpc) rpcUrls.set(network.name, rpc);
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    ledger: ledgerConfig(env),
+    logLevel: env.LOG_LEVEL || 'info',
+    rpcUrls,
+    denyList: { accounts: addresses(env, 'DENY_LIST_ACCOUNTS'), tokens: addresses(env, 'DENY_LIST_TOKENS') },
+    validity: {
+      min: integer(env, 'MIN_ORDER_VALIDITY', 60, 0, 86_400),
+      maxMarket: integer(env, 'MAX_MARKET_ORDER_VALIDITY', 3 * 3600, 60, 2 ** 32),
+      maxLimit: integer(env, 'MAX_LIMIT_ORDER_VALIDITY', 365 * 86_400, 60, 2 ** 32),
+    },
+    appDataSizeLimit: integer(env, 'APP_DATA_SIZE_LIMIT', 8192, 2, 1_048_576),
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
+    version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The Koa application: error envelopes and CORS first, then one router per API area under
+ * `/{network}`. Unknown paths get a JSON 404, wrong methods a 405.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import { cors } from './cors.js';
+import type { HttpDeps } from './deps.js';
+import { ApiError, errorMiddleware } from './errors.js';
+import { resolveNetwork, type NetworkState } from './network.js';
+import { appDataRouter } from './routes/app-data.js';
+import { metaRouter } from './routes/meta.js';
+import { ordersRouter } from './routes/orders.js';
+
+export function createHttpApp(deps: HttpDeps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  app.use(errorMiddleware(deps.logger));
+  app.use(cors);
+
+  const perNetwork = new Router<NetworkState>({ prefix: '/:network' });
+  perNetwork.use(resolveNetwork);
+  for (const area of [ordersRouter(deps), appDataRouter(deps), metaRouter(deps)]) {
+    perNetwork.use(area.routes());
+  }
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new ApiError(404, 'NotFound', `no route for ${ctx.method} ${ctx.path}`);
+    }
+  });
+  app.use(perNetwork.routes());
+  app.use(
+    perNetwork.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path'),
+      notImplemented: () => new ApiError(501, 'NotImplemented', 'method not implemented'),
+    }),
+  );
+  return app;
+}

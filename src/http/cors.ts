@@ -1,0 +1,16 @@
+/** CORS as the reference answers it: any origin, the order book's methods and headers. */
+import type { Middleware } from 'koa';
+
+const METHODS = 'GET,POST,DELETE,OPTIONS,PUT,PATCH,HEAD';
+const HEADERS = 'origin,content-type,x-auth-token,x-appid';
+
+export const cors: Middleware = async (ctx, next) => {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  if (ctx.method === 'OPTIONS') {
+    ctx.set('Access-Control-Allow-Methods', METHODS);
+    ctx.set('Access-Control-Allow-Headers', HEADERS);
+    ctx.status = 204;
+    return;
+  }
+  await next();
+};

@@ -1,0 +1,27 @@
+/** What the HTTP layer needs from the rest of the service, wired in src/main.ts. */
+import type { Logger } from 'pino';
+import type { CancellationRequest } from '../commands/cancel-orders.js';
+import type { PlacedOrder } from '../commands/place-order.js';
+import type { RegisterAppDataResult } from '../commands/register-app-data.js';
+import type { Hex } from '../domain/events.js';
+import type { Network } from '../domain/networks.js';
+import type { AppDataQueries } from '../queries/app-data.js';
+import type { OrderQueries } from '../queries/orders.js';
+import type { OrderCreationBody } from '../../schemas/validators.js';
+
+export interface Commands {
+  placeOrder(network: Network, body: OrderCreationBody): Promise<PlacedOrder>;
+  cancelOrders(network: Network, request: CancellationRequest): Promise<{ position: string }>;
+  registerAppData(network: Network, fullAppData: string, expectedHash: Hex | null): Promise<RegisterAppDataResult>;
+}
+
+export interface HttpDeps {
+  commands: Commands;
+  queries: { orders: OrderQueries; appData: AppDataQueries };
+  /** Resolves once the named projector has applied the ledger position (bounded wait). */
+  readYourWrites(projector: 'orders' | 'app-data', position: string): Promise<void>;
+  clock: () => Date;
+  version: string;
+  logger: Logger;
+  appDataSizeLimit: number;
+}

@@ -1,0 +1,81 @@
+/**
+ * Error envelopes. Order-book errors are `{errorType, description}` (plus `data` when there is
+ * some) with the reference's statuses; a client's mistake never becomes a 500.
+ */
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { Rejection } from '../commands/rejection.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorType: string,
+    readonly description: string,
+    readonly data?: unknown,
+  ) {
+    super(`${status} ${errorType}: ${description}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** Statuses other than 400 for the errorTypes commands and queries produce (reference §1.3). */
+const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
+  WrongOwner: 401,
+  Forbidden: 403,
+  OrderNotFound: 404,
+  NotFound: 404,
+  NoLiquidity: 404,
+  RateLimited: 429,
+  InternalServerError: 500,
+  NetworkNotLive: 503,
+};
+
+export function statusOf(errorType: string): number {
+  return STATUS_BY_ERROR_TYPE[errorType] ?? 400;
+}
+
+/** Errors thrown by koa-bodyparser (raw-body / co-body) carry these types and statuses. */
+function bodyParserError(error: unknown): ApiError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  if (type === 'entity.too.large') {
+    return new ApiError(413, 'PayloadTooLarge', 'request body exceeds the size limit');
+  }
+  if (type === 'entity.parse.failed' || (type === undefined && status === 400)) {
+    return new ApiError(400, 'InvalidJson', 'request body is not valid JSON');
+  }
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(status, 'InvalidBody', (error as Error).message);
+  }
+  return null;
+}
+
+function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof Rejection) {
+    return new ApiError(statusOf(error.errorType), error.errorType, error.description, error.data);
+  }
+  return bodyParserError(error);
+}
+
+export function errorMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const api = toApiError(error);
+      if (api && api.status < 500) {
+        ctx.status = api.status;
+        ctx.body = {
+          errorType: api.errorType,
+          description: api.description,
+          ...(api.data === undefined ? {} : { data: api.data }),
+        };
+        return;
+      }
+      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      ctx.status = api?.status ?? 500;
+      ctx.body = { errorType: api?.errorType ?? 'InternalServerError', description: api?.description ?? '' };
+    }
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Path and query parameters. Like the reference, UIDs, addresses and hashes in paths are
+ * accepted with or without `0x` and in any case; malformed ones get a 400 naming them.
+ */
+import type { Address, Hex, OrderUid } from '../domain/events.js';
+import { parseAddress, parseHexBytes, parseOrderUid } from '../domain/hex.js';
+import { ApiError } from './errors.js';
+
+const invalid = (what: string, value: string) =>
+  new ApiError(400, 'InvalidParameter', `${what} is not valid: ${JSON.stringify(value)}`);
+
+export function uidParam(value: string): OrderUid {
+  const uid = parseOrderUid(value, { allowMissingPrefix: true });
+  if (!uid) throw invalid('order UID', value);
+  return uid;
+}
+
+export function addressParam(value: string, what = 'address'): Address {
+  const address = parseAddress(value, { allowMissingPrefix: true });
+  if (!address) throw invalid(what, value);
+  return address;
+}
+
+export function hashParam(value: string, what = 'hash'): Hex {
+  const prefixed = value.startsWith('0x') || value.startsWith('0X') ? value : `0x${value}`;
+  const hash = parseHexBytes(prefixed.toLowerCase(), 32);
+  if (!hash) throw invalid(what, value);
+  return hash;
+}
+
+/** A non-negative integer query parameter; absent gives the fallback. */
+export function integerQuery(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) {
+    throw new ApiError(400, 'InvalidParameter', `${name} must be a non-negative integer`);
+  }
+  return Number(value);
+}

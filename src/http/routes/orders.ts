@@ -1,0 +1,95 @@
+/** Orders: submit, read, list and cancel (reference §1.1 rows 1–5 and 11). */
+import Router from '@koa/router';
+import type { OrderUid } from '../../domain/events.js';
+import { describeSchemaError, validators } from '../../../schemas/validators.js';
+import type { HttpDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { jsonBody } from '../json-body.js';
+import type { NetworkState } from '../network.js';
+import { addressParam, integerQuery, uidParam } from '../params.js';
+
+const BODY_LIMIT = 16 * 1024;
+const MAX_UIDS = 128;
+
+function validated<T>(validate: { (body: unknown): body is T; errors?: unknown }, body: unknown): T {
+  if (!validate(body)) {
+    throw new ApiError(400, 'InvalidParameter', describeSchemaError(validate as never));
+  }
+  return body;
+}
+
+const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000);
+
+export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
+  const router = new Router<NetworkState>();
+
+  router.post('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
+    const body = validated(validators.orderCreation, ctx.request.body);
+    const placed = await deps.commands.placeOrder(ctx.state.network, body);
+    await deps.readYourWrites('orders', placed.position);
+    ctx.status = 201;
+    ctx.body = JSON.stringify(placed.uid);
+    ctx.type = 'application/json';
+  });
+
+  router.get('/api/v1/orders/:uid', async (ctx) => {
+    const uid = uidParam(ctx.params.uid!);
+    const order = await deps.queries.orders.byUid(ctx.state.network.name, uid, nowSeconds(deps));
+    if (!order) throw new ApiError(404, 'NotFound', 'Order was not found');
+    ctx.body = order;
+  });
+
+  router.post('/api/v1/orders/by_uids', jsonBody(BODY_LIMIT), async (ctx) => {
+    if (Array.isArray(ctx.request.body) && ctx.request.body.length > MAX_UIDS) {
+      throw new ApiError(400, 'InvalidParameter', `Request exceeds maximum number of order UIDs of ${MAX_UIDS}`);
+    }
+    const uids = validated(validators.orderUids, ctx.request.body).map(uidParam);
+    const orders = await deps.queries.orders.byUids(ctx.state.network.name, [...new Set(uids)], nowSeconds(deps));
+    ctx.body = orders.map((order) => ({ order }));
+  });
+
+  router.get('/api/v1/account/:owner/orders', async (ctx) => {
+    const owner = addressParam(ctx.params.owner!, 'owner');
+    const offset = integerQuery(ctx.query.offset, 'offset', 0);
+    const limit = integerQuery(ctx.query.limit, 'limit', 10);
+    if (limit < 1 || limit > 1000) {
+      throw new ApiError(400, 'LIMIT_OUT_OF_BOUNDS', 'The pagination limit is [1,1000].');
+    }
+    ctx.body = await deps.queries.orders.byOwner(ctx.state.network.name, owner, offset, limit, nowSeconds(deps));
+  });
+
+  router.delete('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
+    const body = validated(validators.orderCancellations, ctx.request.body);
+    const uids = [...new Set(body.orderUids.map(uidParam))];
+    await cancel(deps, ctx.state.network, uids, body.signature, body.signingScheme, 'bulk');
+    ctx.body = JSON.stringify('Cancelled');
+    ctx.type = 'application/json';
+  });
+
+  router.delete('/api/v1/orders/:uid', jsonBody(BODY_LIMIT), async (ctx) => {
+    const uid = uidParam(ctx.params.uid!);
+    const body = validated(validators.orderCancellation, ctx.request.body);
+    await cancel(deps, ctx.state.network, [uid], body.signature, body.signingScheme, 'single');
+    ctx.body = JSON.stringify('Cancelled');
+    ctx.type = 'application/json';
+  });
+
+  return router;
+}
+
+async function cancel(
+  deps: HttpDeps,
+  network: NetworkState['network'],
+  uids: OrderUid[],
+  signature: string,
+  signingScheme: 'eip712' | 'ethsign',
+  form: 'bulk' | 'single',
+): Promise<void> {
+  const { position } = await deps.commands.cancelOrders(network, {
+    uids,
+    signature: signature.toLowerCase() as `0x${string}`,
+    signingScheme,
+    form,
+  });
+  await deps.readYourWrites('orders', position);
+}

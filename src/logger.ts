@@ -1,0 +1,6 @@
+/** Structured JSON logs (pino). */
+import { pino, type Logger } from 'pino';
+
+export function createLogger(level: string): Logger {
+  return pino({ level, base: { service: 'batchbook' } });
+}

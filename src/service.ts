@@ -1,0 +1,125 @@
+/**
+ * Wires the whole service from a Config: database, ledger, projections, commands, queries and
+ * the HTTP server. `src/main.ts` runs it for `npm start`; tests start it in-process on port 0.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import knex from 'knex';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { allProjectors } from '../projections/index.js';
+import { startProjections } from '../projections/runner.js';
+import { createAppDataRegistry } from './commands/app-data-registry.js';
+import { cancelOrders } from './commands/cancel-orders.js';
+import { placeOrder } from './commands/place-order.js';
+import { registerAppData } from './commands/register-app-data.js';
+import type { Config } from './config.js';
+import { createHttpApp } from './http/app.js';
+import type { HttpDeps } from './http/deps.js';
+import { createEventStoreLedger } from './ledger/eventstoredb.js';
+import type { Ledger } from './ledger/port.js';
+import { createPostgresLedger } from './ledger/postgres.js';
+import { openDatabase } from './postgres/database.js';
+import { createAppDataQueries } from './queries/app-data.js';
+import { createOrderQueries } from './queries/orders.js';
+
+export interface RunningService {
+  /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
+  url: string;
+  ledger: Ledger;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  logger: Logger;
+  /** The service's clock; tests pass a controllable one. */
+  clock?: () => Date;
+}
+
+export async function startService(config: Config, options: ServiceOptions): Promise<RunningService> {
+  const { logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const stack: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const close of stack.reverse()) await close();
+  };
+  try {
+    const database = await openDatabase(config);
+    stack.push(() => database.stop());
+
+    const pool = new pg.Pool({ connectionString: database.url, max: 24 });
+    pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
+    stack.push(() => pool.end());
+    const ledger: Ledger =
+      config.ledger.kind === 'postgres'
+        ? await createPostgresLedger({ pool })
+        : createEventStoreLedger({ connectionString: config.ledger.url });
+    stack.push(() => ledger.close());
+
+    const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 16 } });
+    stack.push(() => db.destroy());
+    const projections = await startProjections({
+      ledger,
+      db,
+      projectors: allProjectors(),
+      onError: (err) => logger.error({ err }, 'projection batch failed; retrying'),
+    });
+    stack.push(() => projections.stop());
+
+    const registry = createAppDataRegistry(ledger);
+    const writeDeps = { ledger, clock };
+    const deps: HttpDeps = {
+      commands: {
+        placeOrder: (network, body) =>
+          placeOrder(
+            {
+              ...writeDeps,
+              appData: registry,
+              denyList: config.denyList,
+              validity: config.validity,
+              appDataSizeLimit: config.appDataSizeLimit,
+            },
+            network,
+            body,
+          ),
+        cancelOrders: (network, request) => cancelOrders(writeDeps, network, request),
+        registerAppData: (network, document, hash) =>
+          registerAppData(
+            { registry, sizeLimit: config.appDataSizeLimit, clock },
+            network.name,
+            document,
+            hash,
+          ),
+      },
+      queries: { orders: createOrderQueries(db), appData: createAppDataQueries(db) },
+      readYourWrites: async (projector, position) => {
+        const caughtUp = await projections.waitFor(projector, position, config.readYourWritesTimeoutMs);
+        if (!caughtUp) logger.warn({ projector, position }, 'read-your-writes wait timed out');
+      },
+      clock,
+      version: config.version,
+      logger,
+      appDataSizeLimit: config.appDataSizeLimit,
+    };
+
+    const server: Server = createHttpApp(deps).listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    server.keepAliveTimeout = 65_000;
+    stack.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+    return { url: `http://${host}:${port}`, ledger, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
