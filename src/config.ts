@@ -62,7 +62,10 @@ function url(env: Env, name: string, protocols: readonly string[]): string | nul
 function addresses(env: Env, name: string): ReadonlySet<Address> {
   const raw = env[name] ?? '';
   const set = new Set<Address>();
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const address = parseAddress(item);
     if (!address) throw new ConfigError(name, `holds an invalid address: "${item}"`);
     set.add(address);
@@ -95,7 +98,10 @@ export function loadConfig(env: Env = process.env): Config {
     ledger: ledgerConfig(env),
     logLevel: env.LOG_LEVEL || 'info',
     rpcUrls,
-    denyList: { accounts: addresses(env, 'DENY_LIST_ACCOUNTS'), tokens: addresses(env, 'DENY_LIST_TOKENS') },
+    denyList: {
+      accounts: addresses(env, 'DENY_LIST_ACCOUNTS'),
+      tokens: addresses(env, 'DENY_LIST_TOKENS'),
+    },
     validity: {
       min: integer(env, 'MIN_ORDER_VALIDITY', 60, 0, 86_400),
       maxMarket: integer(env, 'MAX_MARKET_ORDER_VALIDITY', 3 * 3600, 60, 2 ** 32),

@@ -36,7 +36,10 @@ export interface ServiceOptions {
   clock?: () => Date;
 }
 
-export async function startService(config: Config, options: ServiceOptions): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  options: ServiceOptions,
+): Promise<RunningService> {
   const { logger } = options;
   const clock = options.clock ?? (() => new Date());
   const stack: (() => Promise<void>)[] = [];
@@ -93,7 +96,11 @@ export async function startService(config: Config, options: ServiceOptions): Pro
       },
       queries: { orders: createOrderQueries(db), appData: createAppDataQueries(db) },
       readYourWrites: async (projector, position) => {
-        const caughtUp = await projections.waitFor(projector, position, config.readYourWritesTimeoutMs);
+        const caughtUp = await projections.waitFor(
+          projector,
+          position,
+          config.readYourWritesTimeoutMs,
+        );
         if (!caughtUp) logger.warn({ projector, position }, 'read-your-writes wait timed out');
       },
       clock,

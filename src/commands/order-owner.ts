@@ -31,7 +31,8 @@ export function verifyOwner(input: OwnerInput): VerifiedOwner {
   if (signature === null) reject('InvalidSignature', 'signature is not 0x-prefixed hex bytes');
 
   if (input.scheme === 'eip712' || input.scheme === 'ethsign') {
-    const signer = signature.length === 132 ? recoverOrderSigner(input.scheme, input.digest, signature) : null;
+    const signer =
+      signature.length === 132 ? recoverOrderSigner(input.scheme, input.digest, signature) : null;
     if (!signer) reject('InvalidSignature', 'signature cannot be verified');
     if (expected && signer !== expected) {
       reject('InvalidSignature', `recovered signer ${signer} does not match from ${expected}`);

@@ -117,8 +117,16 @@ export async function placeOrder(
     quoteId: body.quoteId ?? null,
     quote: null,
     interactions: {
-      pre: appData.parsed.hooks.pre.map((h) => ({ target: h.target, value: '0', callData: h.callData })),
-      post: appData.parsed.hooks.post.map((h) => ({ target: h.target, value: '0', callData: h.callData })),
+      pre: appData.parsed.hooks.pre.map((h) => ({
+        target: h.target,
+        value: '0',
+        callData: h.callData,
+      })),
+      post: appData.parsed.hooks.post.map((h) => ({
+        target: h.target,
+        value: '0',
+        callData: h.callData,
+      })),
     },
   };
   return record(deps.ledger, placed);
@@ -142,7 +150,8 @@ async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<PlacedOrde
     if (!result.written) reject('DuplicatedOrder', 'order already exists');
     return { uid: placed.uid, position: result.position };
   } catch (error) {
-    if (error instanceof WrongExpectedRevisionError) reject('DuplicatedOrder', 'order already exists');
+    if (error instanceof WrongExpectedRevisionError)
+      reject('DuplicatedOrder', 'order already exists');
     throw error;
   }
 }

@@ -33,7 +33,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(
     perNetwork.allowedMethods({
       throw: true,
-      methodNotAllowed: () => new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path'),
+      methodNotAllowed: () =>
+        new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path'),
       notImplemented: () => new ApiError(501, 'NotImplemented', 'method not implemented'),
     }),
   );

@@ -12,7 +12,11 @@ import type { OrderCreationBody } from '../../schemas/validators.js';
 export interface Commands {
   placeOrder(network: Network, body: OrderCreationBody): Promise<PlacedOrder>;
   cancelOrders(network: Network, request: CancellationRequest): Promise<{ position: string }>;
-  registerAppData(network: Network, fullAppData: string, expectedHash: Hex | null): Promise<RegisterAppDataResult>;
+  registerAppData(
+    network: Network,
+    fullAppData: string,
+    expectedHash: Hex | null,
+  ): Promise<RegisterAppDataResult>;
 }
 
 export interface HttpDeps {

@@ -75,7 +75,10 @@ export function errorMiddleware(logger: Logger): Middleware {
       }
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = api?.status ?? 500;
-      ctx.body = { errorType: api?.errorType ?? 'InternalServerError', description: api?.description ?? '' };
+      ctx.body = {
+        errorType: api?.errorType ?? 'InternalServerError',
+        description: api?.description ?? '',
+      };
     }
   };
 }

@@ -17,10 +17,12 @@ export function jsonBody(limitBytes: number): Middleware {
   });
   return async (ctx, next) => {
     const length = Number(ctx.get('content-length') || 0);
-    if (length > limitBytes) throw new ApiError(413, 'PayloadTooLarge', `request body exceeds ${limitBytes} bytes`);
+    if (length > limitBytes)
+      throw new ApiError(413, 'PayloadTooLarge', `request body exceeds ${limitBytes} bytes`);
     if (!ctx.request.is('json')) {
       const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
-      if (hasBody) throw new ApiError(415, 'UnsupportedMediaType', 'send the body as application/json');
+      if (hasBody)
+        throw new ApiError(415, 'UnsupportedMediaType', 'send the body as application/json');
       throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');
     }
     await parse(ctx, async () => undefined);

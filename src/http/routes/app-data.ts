@@ -27,7 +27,9 @@ export function appDataRouter(deps: HttpDeps): Router<NetworkState> {
     ctx.type = 'application/json';
   };
 
-  router.put('/api/v1/app_data/:hash', body, (ctx) => register(ctx, hashParam(ctx.params.hash!, 'app data hash')));
+  router.put('/api/v1/app_data/:hash', body, (ctx) =>
+    register(ctx, hashParam(ctx.params.hash!, 'app data hash')),
+  );
   router.put('/api/v1/app_data', body, (ctx) => register(ctx, null));
 
   router.get('/api/v1/app_data/:hash', async (ctx) => {

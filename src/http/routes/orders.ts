@@ -11,7 +11,10 @@ import { addressParam, integerQuery, uidParam } from '../params.js';
 const BODY_LIMIT = 16 * 1024;
 const MAX_UIDS = 128;
 
-function validated<T>(validate: { (body: unknown): body is T; errors?: unknown }, body: unknown): T {
+function validated<T>(
+  validate: { (body: unknown): body is T; errors?: unknown },
+  body: unknown,
+): T {
   if (!validate(body)) {
     throw new ApiError(400, 'InvalidParameter', describeSchemaError(validate as never));
   }
@@ -41,10 +44,18 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
 
   router.post('/api/v1/orders/by_uids', jsonBody(BODY_LIMIT), async (ctx) => {
     if (Array.isArray(ctx.request.body) && ctx.request.body.length > MAX_UIDS) {
-      throw new ApiError(400, 'InvalidParameter', `Request exceeds maximum number of order UIDs of ${MAX_UIDS}`);
+      throw new ApiError(
+        400,
+        'InvalidParameter',
+        `Request exceeds maximum number of order UIDs of ${MAX_UIDS}`,
+      );
     }
     const uids = validated(validators.orderUids, ctx.request.body).map(uidParam);
-    const orders = await deps.queries.orders.byUids(ctx.state.network.name, [...new Set(uids)], nowSeconds(deps));
+    const orders = await deps.queries.orders.byUids(
+      ctx.state.network.name,
+      [...new Set(uids)],
+      nowSeconds(deps),
+    );
     ctx.body = orders.map((order) => ({ order }));
   });
 
@@ -55,7 +66,13 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     if (limit < 1 || limit > 1000) {
       throw new ApiError(400, 'LIMIT_OUT_OF_BOUNDS', 'The pagination limit is [1,1000].');
     }
-    ctx.body = await deps.queries.orders.byOwner(ctx.state.network.name, owner, offset, limit, nowSeconds(deps));
+    ctx.body = await deps.queries.orders.byOwner(
+      ctx.state.network.name,
+      owner,
+      offset,
+      limit,
+      nowSeconds(deps),
+    );
   });
 
   router.delete('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {

@@ -1,0 +1,136 @@
+/**
+ * Bad input gets a clear error and writes nothing: unknown networks, malformed JSON, oversized
+ * bodies, wrong shapes, malformed path parameters, pagination limits.
+ */
+import { expect } from 'chai';
+import { startTestService } from '../../support/service.js';
+
+type Service = Awaited<ReturnType<typeof startTestService>>;
+
+describe('HTTP: bad input', () => {
+  let service: Service;
+  let base: string;
+  before(async () => {
+    service = await startTestService();
+    base = `${service.url}/devnet/api/v1`;
+  });
+  after(() => service.stop());
+
+  const post = (path: string, body: string, contentType = 'application/json') =>
+    fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': contentType } });
+
+  async function expectError(response: Response, status: number, errorType: string) {
+    expect(response.status).to.equal(status);
+    const body = (await response.json()) as { errorType: string; description: string };
+    expect(body.errorType).to.equal(errorType);
+    expect(body.description).to.be.a('string');
+    return body;
+  }
+
+  async function ledgerIsEmpty() {
+    expect(await service.ledger.readAll(null, 10)).to.deep.equal([]);
+  }
+
+  it('answers an unknown network with a JSON 404', async () => {
+    const response = await fetch(`${service.url}/moonnet/api/v1/version`);
+    const body = await expectError(response, 404, 'NotFound');
+    expect(body.description).to.contain('moonnet');
+  });
+
+  it('answers an unknown path with a JSON 404', async () => {
+    await expectError(await fetch(`${base}/no_such_thing`), 404, 'NotFound');
+  });
+
+  it('rejects malformed JSON with 400', async () => {
+    await expectError(await post('/orders', '{"sellToken": '), 400, 'InvalidJson');
+    await ledgerIsEmpty();
+  });
+
+  it('rejects a body over 16 KiB with 413', async () => {
+    const big = JSON.stringify({ appData: 'x'.repeat(17 * 1024) });
+    await expectError(await post('/orders', big), 413, 'PayloadTooLarge');
+    await ledgerIsEmpty();
+  });
+
+  it('rejects a body that is not JSON with 415', async () => {
+    await expectError(
+      await post('/orders', 'sellToken=1', 'text/plain'),
+      415,
+      'UnsupportedMediaType',
+    );
+  });
+
+  it('names the missing or malformed field of a wrong shape', async () => {
+    const missing = await expectError(await post('/orders', '{}'), 400, 'InvalidParameter');
+    expect(missing.description).to.contain('/sellToken');
+    const wrongType = await expectError(
+      await post('/orders', JSON.stringify([1, 2])),
+      400,
+      'InvalidParameter',
+    );
+    expect(wrongType.description).to.contain('object');
+    await ledgerIsEmpty();
+  });
+
+  it('rejects a malformed order UID in a path with 400 and accepts one without 0x', async () => {
+    await expectError(await fetch(`${base}/orders/0x1234`), 400, 'InvalidParameter');
+    const bare = 'AB'.repeat(56);
+    await expectError(await fetch(`${base}/orders/${bare}`), 404, 'NotFound');
+  });
+
+  it('accepts mixed-case owners without 0x and bounds the page size', async () => {
+    const owner = 'AbCdEf0123456789aBcDeF0123456789AbCdEf01';
+    const ok = await fetch(`${base}/account/${owner}/orders`);
+    expect(ok.status).to.equal(200);
+    expect(await ok.json()).to.deep.equal([]);
+    for (const limit of ['0', '1001']) {
+      const response = await fetch(`${base}/account/0x${owner}/orders?limit=${limit}`);
+      await expectError(response, 400, 'LIMIT_OUT_OF_BOUNDS');
+    }
+    await expectError(await fetch(`${base}/account/0x12/orders`), 400, 'InvalidParameter');
+    await expectError(
+      await fetch(`${base}/account/0x${owner}/orders?offset=-1`),
+      400,
+      'InvalidParameter',
+    );
+  });
+
+  it('limits by_uids to 128 UIDs and omits unknown ones', async () => {
+    const uid = `0x${'11'.repeat(56)}`;
+    const tooMany = JSON.stringify(Array.from({ length: 129 }, () => uid));
+    await expectError(await post('/orders/by_uids', tooMany), 400, 'InvalidParameter');
+    const unknown = await post('/orders/by_uids', JSON.stringify([uid]));
+    expect(unknown.status).to.equal(200);
+    expect(await unknown.json()).to.deep.equal([]);
+  });
+
+  it('rejects cancellations without a proper signature shape and writes nothing', async () => {
+    const response = await fetch(`${base}/orders`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        orderUids: [`0x${'11'.repeat(56)}`],
+        signature: '0x12',
+        signingScheme: 'eip712',
+      }),
+    });
+    const body = await expectError(response, 400, 'InvalidParameter');
+    expect(body.description).to.contain('/signature');
+    await ledgerIsEmpty();
+  });
+
+  it('answers a wrong method with 405', async () => {
+    const response = await fetch(`${base}/version`, { method: 'POST' });
+    expect(response.status).to.equal(405);
+  });
+
+  it('answers CORS preflights for any origin', async () => {
+    const response = await fetch(`${base}/orders`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).to.equal(204);
+    expect(response.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(response.headers.get('access-control-allow-methods')).to.contain('DELETE');
+  });
+});
