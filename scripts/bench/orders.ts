@@ -1,0 +1,529 @@
+/**
+ * Order-placement and order-read throughput of the whole service, in process.
+ *
+ *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
+ *                           [--reads 50000] [--warmup 500] [--client worker|main]
+ *
+ * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it (as the test
+ * harness does), pre-signs every order first (excluded from the figures; eip712 over a digest
+ * computed once per order, orders spread over `--owners` accounts), then measures:
+ *   - POST /api/v1/orders at concurrency 1 (`--serial` orders) and `--concurrency` (`--orders`):
+ *     accepted orders per second (201 only) with p50/p99 latency. Each 201 includes signature
+ *     recovery, the durable ledger append and the read-your-writes wait;
+ *   - GET /api/v1/orders/{uid} at `--concurrency`: requests per second with p50/p99.
+ * The load generator runs on a worker thread (default) so its own JSON and socket work does not
+ * share the server's event loop; `--client main` runs it on the main thread instead.
+ * Targets (issue): ≥ 2,000 orders/s with p99 ≤ 50 ms at concurrency 32; ≥ 5,000 reads/s.
+ *
+ * To show where the time goes it also prints, per phase, the service thread's event-loop
+ * utilisation and the latency of `ledger.append`, plus what a bare synchronous Postgres commit
+ * costs on this machine. For a CPU profile of the service thread:
+ *   node --cpu-prof --cpu-prof-dir=prof --import tsx scripts/bench/orders.ts
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import { SigningKey, hexlify, randomBytes } from 'ethers';
+import { loadConfig } from '../../src/config.js';
+import type { Ledger } from '../../src/ledger/port.js';
+import { createLogger } from '../../src/logger.js';
+import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { startService } from '../../src/service.js';
+import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
+
+interface Options {
+  orders: number;
+  serial: number;
+  owners: number;
+  concurrency: number;
+  reads: number;
+  warmup: number;
+  client: 'worker' | 'main';
+}
+
+interface PhaseResult {
+  name: string;
+  unit: string;
+  concurrency: number;
+  requests: number;
+  ok: number;
+  elapsedMs: number;
+  /** Sorted latencies of the successful requests, ms. */
+  latencies: number[];
+  statuses: Record<string, number>;
+  firstError: string | null;
+  /** Measured on the service's side (main thread) while the phase ran. */
+  server?: ServerStats;
+}
+
+interface ServerStats {
+  /** Event-loop utilisation of the service's thread: 1 = its JavaScript never waited. */
+  elu: number;
+  /** `ledger.append` calls (the durable write inside each 201) and their latency, ms. */
+  appends: number;
+  appendP50: number;
+  appendP99: number;
+}
+
+/** Called around each measured phase, so the service side can measure the same interval. */
+interface PhaseHooks {
+  start(index: number): Promise<void>;
+  end(index: number): Promise<void>;
+}
+
+interface ClientResult {
+  presign: { orders: number; ms: number };
+  phases: PhaseResult[];
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      orders: { type: 'string', default: '20000' },
+      serial: { type: 'string', default: '2000' },
+      owners: { type: 'string', default: '50' },
+      concurrency: { type: 'string', default: '32' },
+      reads: { type: 'string', default: '50000' },
+      warmup: { type: 'string', default: '500' },
+      client: { type: 'string', default: 'worker' },
+    },
+  });
+  const int = (name: keyof typeof values, min: number): number => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+  if (values.client !== 'worker' && values.client !== 'main') {
+    throw new Error('--client must be worker or main');
+  }
+  return {
+    orders: int('orders', 1),
+    serial: int('serial', 0),
+    owners: int('owners', 1),
+    concurrency: int('concurrency', 1),
+    reads: int('reads', 0),
+    warmup: int('warmup', 0),
+    client: values.client,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generator
+// ---------------------------------------------------------------------------------------------
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Buffer;
+}
+
+async function runPhase(
+  url: URL,
+  hooks: PhaseHooks,
+  index: number,
+  name: string,
+  unit: string,
+  requests: readonly Request[],
+  concurrency: number,
+  okStatus: number,
+): Promise<PhaseResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let firstError: string | null = null;
+  let next = 0;
+
+  const send = (req: Request) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
+      if (req.body) headers['content-length'] = req.body.length;
+      const r = http.request(
+        { agent, host: url.hostname, port: url.port, method: req.method, path: req.path, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on('error', reject);
+        },
+      );
+      r.on('error', reject);
+      r.end(req.body);
+    });
+
+  const worker = async () => {
+    for (let i = next++; i < requests.length; i = next++) {
+      const started = performance.now();
+      let status: number;
+      let body: string;
+      try {
+        ({ status, body } = await send(requests[i]!));
+      } catch (error) {
+        status = 0;
+        body = String(error);
+      }
+      const took = performance.now() - started;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === okStatus) latencies.push(took);
+      else firstError ??= `${status} ${body.slice(0, 300)}`;
+    }
+  };
+
+  await hooks.start(index);
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
+  const elapsedMs = performance.now() - started;
+  await hooks.end(index);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    unit,
+    concurrency,
+    requests: requests.length,
+    ok: latencies.length,
+    elapsedMs,
+    latencies,
+    statuses,
+    firstError,
+  };
+}
+
+async function runClient(
+  baseUrl: string,
+  options: Options,
+  hooks: PhaseHooks,
+): Promise<ClientResult> {
+  const url = new URL(baseUrl);
+  const prefix = '/devnet/api/v1';
+  const keys = Array.from(
+    { length: options.owners },
+    () => new SigningKey(hexlify(randomBytes(32))),
+  );
+  const signer = createFastOrderSigner(CHAIN_ID.devnet);
+  const total = options.warmup + options.serial + options.orders;
+  const validTo = Math.floor(Date.now() / 1000) + 3600;
+
+  const presignStarted = performance.now();
+  const signed: { uid: string; body: Buffer }[] = [];
+  for (let i = 0; i < total; i++) {
+    const { body, uid } = signer.sign(keys[i % keys.length]!, {
+      // Distinct amounts make every order (and so every UID) distinct.
+      sellAmount: String(1_000_000_000_000_000n + BigInt(i)),
+      buyAmount: '2000000000000000000000',
+      sellToken: i % 2 ? TOKENS.WETH : TOKENS.USDC,
+      buyToken: TOKENS.DAI,
+      validTo,
+    });
+    signed.push({ uid, body: Buffer.from(JSON.stringify(body)) });
+  }
+  const presign = { orders: total, ms: performance.now() - presignStarted };
+
+  const post = (from: number, to: number): Request[] =>
+    signed.slice(from, to).map(({ body }) => ({ method: 'POST', path: `${prefix}/orders`, body }));
+  const phases: PhaseResult[] = [];
+  const phase = (
+    name: string,
+    unit: string,
+    requests: Request[],
+    concurrency: number,
+    ok: number,
+  ) => runPhase(url, hooks, phases.length, name, unit, requests, concurrency, ok);
+  const warmup = post(0, options.warmup);
+  const serial = post(options.warmup, options.warmup + options.serial);
+  const concurrent = post(options.warmup + options.serial, total);
+  if (warmup.length) phases.push(await phase('warm-up POST /orders', 'orders/s', warmup, 8, 201));
+  if (serial.length) phases.push(await phase('POST /api/v1/orders', 'orders/s', serial, 1, 201));
+  phases.push(await phase('POST /api/v1/orders', 'orders/s', concurrent, options.concurrency, 201));
+  if (options.reads > 0) {
+    const uids = signed.map((s) => s.uid);
+    const reads: Request[] = Array.from({ length: options.reads }, (_, i) => ({
+      method: 'GET',
+      path: `${prefix}/orders/${uids[(i * 7919) % uids.length]}`,
+    }));
+    phases.push(
+      await phase('GET /api/v1/orders/{uid}', 'reads/s', reads, options.concurrency, 200),
+    );
+  }
+  return { presign, phases };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
+  return [
+    line(rows[0]!),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
+function report(options: Options, result: ClientResult, setupMs: number, baseline: number[]): void {
+  const cpus = os.cpus();
+  console.log(
+    '\nbatchbook benchmark: order placement and reads (in-process service, Postgres ledger)',
+  );
+  console.log(
+    `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, node ${process.version}`,
+  );
+  console.log(
+    `command: ${[path.basename(process.argv0), ...process.execArgv, ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(' ')}`,
+  );
+  console.log(
+    `setup: embedded PostgreSQL + service started in ${(setupMs / 1000).toFixed(1)} s; load generator on the ${options.client === 'worker' ? 'worker thread' : 'main thread'}`,
+  );
+  console.log(
+    `pre-signed ${result.presign.orders} orders over ${options.owners} owners in ${(result.presign.ms / 1000).toFixed(1)} s (not measured)\n`,
+  );
+
+  const rows = [['phase', 'concurrency', 'requests', 'ok', 'throughput', 'p50', 'p99', 'max']];
+  for (const p of result.phases) {
+    rows.push([
+      p.name,
+      String(p.concurrency),
+      String(p.requests),
+      String(p.ok),
+      `${Math.round((p.ok / p.elapsedMs) * 1000).toLocaleString('en-US')} ${p.unit}`,
+      ms(percentile(p.latencies, 50)),
+      ms(percentile(p.latencies, 99)),
+      ms(p.latencies.at(-1) ?? NaN),
+    ]);
+  }
+  console.log(table(rows));
+
+  const server = [
+    [
+      'phase (service side)',
+      'concurrency',
+      'event loop busy',
+      'appends',
+      'append p50',
+      'append p99',
+    ],
+  ];
+  for (const p of result.phases) {
+    if (!p.server) continue;
+    server.push([
+      p.name,
+      String(p.concurrency),
+      `${Math.round(p.server.elu * 100)} %`,
+      String(p.server.appends),
+      ms(p.server.appendP50),
+      ms(p.server.appendP99),
+    ]);
+  }
+  console.log(`\n${table(server)}`);
+  console.log(
+    `\nPostgres alone: serial single-row INSERT, synchronous commit: p50 ${ms(percentile(baseline, 50))}, p99 ${ms(percentile(baseline, 99))} (${baseline.length} commits)`,
+  );
+  console.log(
+    `load average after the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other processes share these cores)`,
+  );
+  for (const p of result.phases) {
+    if (p.firstError)
+      console.log(
+        `\n${p.name} c=${p.concurrency}: statuses ${JSON.stringify(p.statuses)}; first failure: ${p.firstError}`,
+      );
+  }
+
+  const placing = result.phases.filter((p) => p.unit === 'orders/s').at(-1);
+  const reading = result.phases.find((p) => p.unit === 'reads/s');
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\ntargets:');
+  if (placing) {
+    const rate = (placing.ok / placing.elapsedMs) * 1000;
+    const p99 = percentile(placing.latencies, 99);
+    console.log(
+      `  ≥ 2,000 orders/s with p99 ≤ 50 ms at concurrency ${placing.concurrency}: ${Math.round(rate)} orders/s, p99 ${ms(p99)} → ${verdict(rate >= 2000 && p99 <= 50 && placing.ok === placing.requests)}`,
+    );
+  }
+  if (reading) {
+    const rate = (reading.ok / reading.elapsedMs) * 1000;
+    console.log(
+      `  ≥ 5,000 reads/s at concurrency ${reading.concurrency}: ${Math.round(rate)} reads/s → ${verdict(rate >= 5000 && reading.ok === reading.requests)}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The service's side of each phase: event-loop utilisation of its thread, and the latency of
+ * `ledger.append` (wrapped on the running ledger object the command handlers call through).
+ */
+function serverProbe(ledger: Ledger): { hooks: PhaseHooks; stats: ServerStats[] } {
+  const stats: ServerStats[] = [];
+  let appends: number[] | null = null;
+  const append = ledger.append.bind(ledger);
+  ledger.append = async (...args) => {
+    const sink = appends;
+    const started = performance.now();
+    try {
+      return await append(...args);
+    } finally {
+      sink?.push(performance.now() - started);
+    }
+  };
+  let loop = performance.eventLoopUtilization();
+  const hooks: PhaseHooks = {
+    async start() {
+      appends = [];
+      loop = performance.eventLoopUtilization();
+    },
+    async end(index) {
+      const sorted = (appends ?? []).sort((a, b) => a - b);
+      appends = null;
+      stats[index] = {
+        elu: performance.eventLoopUtilization(loop).utilization,
+        appends: sorted.length,
+        appendP50: percentile(sorted, 50),
+        appendP99: percentile(sorted, 99),
+      };
+    },
+  };
+  return { hooks, stats };
+}
+
+type WorkerMessage =
+  | { kind: 'start' | 'end'; index: number }
+  | { kind: 'done'; result: ClientResult }
+  | { kind: 'failed'; error: string };
+
+async function clientOnWorker(
+  url: string,
+  options: Options,
+  hooks: PhaseHooks,
+): Promise<ClientResult> {
+  // Node 20 does not run `--import tsx` in workers: register tsx there, then load this file.
+  const bootstrap =
+    `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};\n` +
+    `register();\nawait import(${JSON.stringify(import.meta.url)});`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
+    workerData: { url, options },
+  });
+  return new Promise((resolve, reject) => {
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'done') resolve(message.result);
+      else if (message.kind === 'failed') reject(new Error(message.error));
+      else void hooks[message.kind](message.index).then(() => worker.postMessage('ack'));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
+  });
+}
+
+/** The worker's end of the protocol: each hook waits for the service side's acknowledgement. */
+function workerHooks(): PhaseHooks {
+  const ask = (message: WorkerMessage) =>
+    new Promise<void>((resolve) => {
+      parentPort!.once('message', () => resolve());
+      parentPort!.postMessage(message);
+    });
+  return {
+    start: (index) => ask({ kind: 'start', index }),
+    end: (index) => ask({ kind: 'end', index }),
+  };
+}
+
+/** What one durable commit costs on this machine: serial single-row INSERTs, synchronous commit. */
+async function commitBaseline(connectionString: string, count = 300): Promise<number[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE bench_commit_probe (id serial PRIMARY KEY, payload text)');
+    const took: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      await client.query('INSERT INTO bench_commit_probe (payload) VALUES ($1)', [`row ${i}`]);
+      took.push(performance.now() - started);
+    }
+    await client.query('DROP TABLE bench_commit_probe');
+    return took.sort((a, b) => a - b);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const setupStarted = performance.now();
+  // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
+  // user, which could not enter a root-owned 0700 parent.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-'));
+  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) {
+      await step().catch((e: unknown) => console.error('cleanup:', e));
+    }
+    cleanups.length = 0;
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
+    cleanups.push(() => postgres.stop());
+    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
+    await admin.connect();
+    await admin.query('CREATE DATABASE bench');
+    await admin.end();
+
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: postgres.url('bench'),
+    });
+    const service = await startService(config, { logger: createLogger('silent') });
+    cleanups.push(() => service.stop());
+    const setupMs = performance.now() - setupStarted;
+    const baseline = await commitBaseline(postgres.url('postgres'));
+
+    const probe = serverProbe(service.ledger);
+    const result =
+      options.client === 'worker'
+        ? await clientOnWorker(service.url, options, probe.hooks)
+        : await runClient(service.url, options, probe.hooks);
+    result.phases.forEach((phase, i) => (phase.server = probe.stats[i]));
+    report(options, result, setupMs, baseline);
+  } finally {
+    await cleanup();
+  }
+}
+
+if (isMainThread) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  const { url, options } = workerData as { url: string; options: Options };
+  runClient(url, options, workerHooks()).then(
+    (result) => parentPort!.postMessage({ kind: 'done', result } satisfies WorkerMessage),
+    (error: unknown) =>
+      parentPort!.postMessage({ kind: 'failed', error: String(error) } satisfies WorkerMessage),
+  );
+}
