@@ -1,0 +1,74 @@
+/**
+ * Every `errorType` the order book answers with (reference §1.3, seed §7), so a typo in an
+ * error code is a compile error. The HTTP status of each is the HTTP layer's business.
+ */
+export const ORDER_ERROR_TYPES = [
+  // POST /orders: submission rules and signatures (reference §4.1)
+  'ZeroAmount',
+  'SameBuyAndSellToken',
+  'InvalidNativeSellToken',
+  'OrderExpired',
+  'InsufficientValidTo',
+  'ExcessiveValidTo',
+  'InvalidValidFrom',
+  'NonZeroFee',
+  'UnsupportedOrderType',
+  'UnsupportedBuyTokenDestination',
+  'UnsupportedSellTokenSource',
+  'UnsupportedToken',
+  'Forbidden',
+  'MissingFrom',
+  'AppdataFromMismatch',
+  'WrongOwner',
+  'InvalidSignature',
+  'InvalidEip1271Signature',
+  'IncompatibleSigningScheme',
+  'InvalidAppData',
+  'AppDataHashMismatch',
+  'DuplicatedOrder',
+  'SellAmountOverflow',
+  'BuyAmountOverflow',
+  'InsufficientBalance',
+  'InsufficientAllowance',
+  'TransferSimulationFailed',
+  'TooManyLimitOrders',
+  'TooMuchGas',
+  'OldOrderActivelyBidOn',
+  'MetadataSerializationFailed',
+  // quotes and price estimation
+  'QuoteNotFound',
+  'InvalidQuote',
+  'QuoteNotVerified',
+  'NoLiquidity',
+  'SellAmountDoesNotCoverFee',
+  'InsufficientLiquidity',
+  'TradingOutsideAllowedWindow',
+  'TokenTemporarilySuspended',
+  'CustomSolverError',
+  // cancellation, and replacement targets (reference §4.3)
+  'OrderNotFound',
+  'AlreadyCancelled',
+  'OrderFullyExecuted',
+  'OnChainOrder',
+  // reads
+  'NotFound',
+  'LIMIT_OUT_OF_BOUNDS',
+  'InvalidTradeFilter',
+  'InvalidLimit',
+  // PUT /app_data spells its invalid type differently (reference §9.3)
+  'AppDataInvalid',
+  'AppDataMismatch',
+  // cross-cutting
+  'InvalidParameter',
+  'NetworkNotLive',
+  'RateLimited',
+  'InternalServerError',
+] as const;
+
+export type OrderErrorType = (typeof ORDER_ERROR_TYPES)[number];
+
+/** The order book's error envelope (reference §0), minus the optional `data`. */
+export interface OrderRejection {
+  errorType: OrderErrorType;
+  description: string;
+}

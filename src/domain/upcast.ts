@@ -1,0 +1,45 @@
+/**
+ * Upcasting: stored events are never rewritten, so an event read at an older schema version is
+ * lifted to the current one here (DESIGN §4).
+ *
+ * To introduce version N+1 of a type: bump `EVENT_VERSIONS[type]` in events.ts, make the payload
+ * type the new shape, and append one function to that type's list below taking a version-N
+ * payload to version N+1. Reading then chains every step from the stored version.
+ */
+import { EVENT_VERSIONS, type DomainEvent, type EventType } from './events.js';
+
+type Step = (data: unknown) => unknown;
+
+/** `UPCASTERS[type][i]` lifts version i+1 to version i+2. */
+export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
+  OrderPlaced: [],
+  OrderCancelled: [],
+  TradeSettled: [],
+  PreSignatureSet: [],
+  AppDataRegistered: [],
+};
+
+function isEventType(type: string): type is EventType {
+  return Object.hasOwn(EVENT_VERSIONS, type);
+}
+
+/**
+ * The current-version event for a stored (type, version, data). Throws on an unknown type or a
+ * version this code does not know: silently misreading the ledger would corrupt every read
+ * model built from it. Payload validation is the reader's JSON Schema's job, not this one's.
+ */
+export function upcast(type: string, version: number, data: unknown): DomainEvent {
+  if (!isEventType(type)) throw new Error(`unknown event type ${JSON.stringify(type)}`);
+  const current = EVENT_VERSIONS[type];
+  if (!Number.isInteger(version) || version < 1 || version > current) {
+    throw new Error(`${type} has no schema version ${version} (current is ${current})`);
+  }
+  const steps = UPCASTERS[type];
+  let payload = data;
+  for (let v = version; v < current; v++) {
+    const step = steps[v - 1];
+    if (step === undefined) throw new Error(`no upcaster from ${type} v${v} to v${v + 1}`);
+    payload = step(payload);
+  }
+  return { type, data: payload } as DomainEvent;
+}
