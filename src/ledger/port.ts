@@ -63,7 +63,11 @@ export interface SubscribeOptions {
 }
 
 export interface Ledger {
-  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(
+    stream: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult>;
   /** Every event of one stream in revision order; [] when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
   /** Up to `batch` events strictly after `after` (null: from the start), in all-stream order. */

@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import pg from 'pg';
+import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
+import { WrongExpectedRevisionError, type NewEvent } from '../../../src/ledger/port.js';
+import { freshDatabase } from '../../support/postgres.js';
+import { waitFor } from '../../support/wait.js';
+import { collect, event, ledgerContract, readAllAfter } from './contract.js';
+
+function newPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 12 });
+  // Idle connections killed by a test must not crash the run; the ledger reports what it sees.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+ledgerContract('PostgreSQL', async () => {
+  const pool = newPool(await freshDatabase());
+  const ledger = await createPostgresLedger({ pool });
+  return {
+    ledger,
+    close: async () => {
+      await ledger.close();
+      await pool.end();
+    },
+  };
+});
+
+describe('PostgreSQL ledger', () => {
+  let url: string;
+  let pool: pg.Pool;
+  let ledger: PostgresLedger;
+  const errors: unknown[] = [];
+  const name = (label: string) => `${label}-${randomUUID()}`;
+
+  before(async () => {
+    url = await freshDatabase();
+    pool = newPool(url);
+    ledger = await createPostgresLedger({ pool, onError: (error) => errors.push(error) });
+  });
+
+  after(async () => {
+    await ledger?.close();
+    await pool?.end();
+  });
+
+  it('creates its tables safely when several instances start at once', async () => {
+    const other = newPool(await freshDatabase());
+    try {
+      const ledgers = await Promise.all(
+        Array.from({ length: 4 }, () => createPostgresLedger({ pool: other })),
+      );
+      await ledgers[0]!.append(name('s'), [event()], 'noStream');
+      await Promise.all(ledgers.map((one) => one.close()));
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('does not skip a transaction that took its position early and committed late', async () => {
+    const start = (await ledger.append(name('mark'), [event()], 'noStream')).position;
+    const prefix = name('late');
+    const subscription = ledger.subscribe(start, { streamPrefixes: [prefix] });
+    const received = collect(subscription);
+    const held = new pg.Client({ connectionString: url });
+    await held.connect();
+    try {
+      // A writer the way the adapter writes: position taken now, commit delayed.
+      const heldId = randomUUID();
+      await held.query('BEGIN');
+      await held.query(`INSERT INTO ledger_streams (stream_id, revision) VALUES ($1, 0)`, [
+        `${prefix}-held`,
+      ]);
+      const heldRow = await held.query<{ global_position: string }>(
+        `INSERT INTO ledger_events (stream_id, revision, event_id, type, version, data)
+         VALUES ($1, 0, $2, 'Held', 1, '{}') RETURNING global_position::text`,
+        [`${prefix}-held`, heldId],
+      );
+      const later = event();
+      const appended = await ledger.append(`${prefix}-later`, [later], 'noStream');
+
+      // The later event is committed with a higher sequence position than the held one: a reader
+      // resuming by sequence position alone would pass it now and never see the held event.
+      const [, laterPosition] = appended.position.split(':');
+      expect(BigInt(laterPosition!) > BigInt(heldRow.rows[0]!.global_position)).to.equal(true);
+      expect(await ledger.readStream(`${prefix}-later`)).to.have.length(1);
+      // Readers of the all-stream hold it back until every older transaction has ended.
+      expect(await readAllAfter(ledger, start, prefix)).to.deep.equal([]);
+      expect(received.events).to.deep.equal([]);
+
+      await held.query('COMMIT');
+      await waitFor(() => received.events.length === 2, { description: 'both events' });
+      expect(received.events.map((e) => e.id)).to.deep.equal([heldId, later.id]);
+      const read = await readAllAfter(ledger, start, prefix);
+      expect(read.map((e) => e.id)).to.deep.equal([heldId, later.id]);
+    } finally {
+      await held.end();
+      await subscription.close();
+      await received.done;
+    }
+  });
+
+  it('keeps subscriptions going, exactly once, through dropped connections', async function () {
+    this.timeout(20_000);
+    const prefix = name('drop');
+    const subscription = ledger.subscribe(null, { streamPrefixes: [prefix] });
+    const received = collect(subscription);
+    /** Retried appends are safe: the same event ids are written once. */
+    const appendRetrying = async (stream: string, events: NewEvent[]) => {
+      await waitFor(
+        () =>
+          ledger.append(stream, events, 'any').then(
+            () => true,
+            () => false,
+          ),
+        { timeoutMs: 10_000, intervalMs: 50, description: 'an append to succeed' },
+      );
+    };
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const sent: NewEvent[] = [];
+      for (let round = 0; round < 3; round++) {
+        const events = [event(), event()];
+        await appendRetrying(`${prefix}-${round}`, events);
+        sent.push(...events);
+        await waitFor(() => received.events.length === sent.length, {
+          description: `round ${round}`,
+        });
+        const errorsBefore = errors.length;
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        await waitFor(() => errors.length > errorsBefore, { description: 'the ledger to notice' });
+      }
+      const last = [event()];
+      await appendRetrying(`${prefix}-last`, last);
+      sent.push(...last);
+      await waitFor(() => received.events.length >= sent.length, {
+        timeoutMs: 10_000,
+        description: 'all events',
+      });
+      expect(received.events.map((e) => e.id)).to.deep.equal(sent.map((e) => e.id));
+    } finally {
+      await admin.end();
+      await subscription.close();
+      await received.done;
+    }
+  });
+
+  it('commits concurrent appends in shared transactions', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 64 }, () => ledger.append(name('group'), [event()], 'noStream')),
+    );
+    const transactions = new Set(results.map((result) => result.position.split(':')[0]));
+    expect(transactions.size).to.be.below(results.length / 2);
+  });
+
+  it('fails only the call whose input the database refuses, not its batch', async () => {
+    const streams = Array.from({ length: 20 }, () => name('batch'));
+    const results = await Promise.allSettled(
+      streams.map((stream, i) =>
+        // jsonb cannot store the NUL character.
+        ledger.append(stream, [event('Tested', i === 10 ? { text: '\u0000' } : {})], 'noStream'),
+      ),
+    );
+    expect(results.map((result) => result.status)).to.deep.equal(
+      streams.map((_, i) => (i === 10 ? 'rejected' : 'fulfilled')),
+    );
+    expect(await ledger.readStream(streams[10]!)).to.deep.equal([]);
+    expect(await ledger.readStream(streams[11]!)).to.have.length(1);
+  });
+
+  it('decides a new stream contended by two instances exactly once', async () => {
+    const second = await createPostgresLedger({ pool });
+    try {
+      const streams = Array.from({ length: 40 }, () => name('race'));
+      const outcomes = await Promise.all(
+        streams.map(async (stream) => {
+          const retried = event();
+          const [a, b] = await Promise.allSettled([
+            ledger.append(stream, [event()], 'noStream'),
+            second.append(stream, [event()], 'noStream'),
+          ]);
+          const [c, d] = await Promise.all([
+            ledger.append(`${stream}-same`, [retried], 'noStream'),
+            second.append(`${stream}-same`, [retried], 'noStream'),
+          ]);
+          return {
+            statuses: [a.status, b.status].sort(),
+            a,
+            b,
+            written: [c.written, d.written].sort(),
+          };
+        }),
+      );
+      for (const { statuses, a, b, written } of outcomes) {
+        expect(statuses).to.deep.equal(['fulfilled', 'rejected']);
+        const loser = [a, b].find(
+          (result) => result.status === 'rejected',
+        ) as PromiseRejectedResult;
+        expect(loser.reason).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(written).to.deep.equal([false, true]);
+      }
+      for (const stream of streams) expect(await ledger.readStream(stream)).to.have.length(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('rejects what it cannot store before queueing it', async () => {
+    const stream = name('invalid');
+    await expectRejection(ledger.append(stream, [], 'any'), RangeError);
+    await expectRejection(
+      ledger.append(stream, [{ ...event(), id: 'not-a-uuid' }], 'any'),
+      RangeError,
+    );
+    await expectRejection(ledger.append(stream, [event()], -1n), RangeError);
+    await expectRejection(ledger.append(stream, [event('T', { n: 1n })], 'any'), TypeError);
+    expect(await ledger.readStream(stream)).to.deep.equal([]);
+  });
+});
+
+async function expectRejection(attempt: Promise<unknown>, type: new (...args: never[]) => Error) {
+  const error = await attempt.then(
+    () => expect.fail('should have been rejected'),
+    (thrown: unknown) => thrown,
+  );
+  expect(error).to.be.instanceOf(type);
+}
