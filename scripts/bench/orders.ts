@@ -3,6 +3,7 @@
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
  *                           [--reads 50000] [--warmup 500] [--client worker|main]
+ *                           [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it (as the test
  * harness does), pre-signs every order first (excluded from the figures; eip712 over a digest
@@ -43,6 +44,8 @@ interface Options {
   reads: number;
   warmup: number;
   client: 'worker' | 'main';
+  /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
+  env: Record<string, string>;
 }
 
 interface PhaseResult {
@@ -91,6 +94,7 @@ function parseOptions(argv: string[]): Options {
       reads: { type: 'string', default: '50000' },
       warmup: { type: 'string', default: '500' },
       client: { type: 'string', default: 'worker' },
+      env: { type: 'string', multiple: true, default: [] },
     },
   });
   const int = (name: keyof typeof values, min: number): number => {
@@ -109,6 +113,13 @@ function parseOptions(argv: string[]): Options {
     reads: int('reads', 0),
     warmup: int('warmup', 0),
     client: values.client,
+    env: Object.fromEntries(
+      values.env.map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`--env takes KEY=VALUE, got "${pair}"`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+    ),
   };
 }
 
@@ -490,6 +501,7 @@ async function main(): Promise<void> {
     await admin.end();
 
     const config = loadConfig({
+      ...options.env,
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: postgres.url('bench'),
