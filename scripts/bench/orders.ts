@@ -11,7 +11,8 @@
  *   - POST /api/v1/orders at concurrency 1 (`--serial` orders) and `--concurrency` (`--orders`):
  *     accepted orders per second (201 only) with p50/p99 latency. Each 201 includes signature
  *     recovery, the durable ledger append and the read-your-writes wait;
- *   - GET /api/v1/orders/{uid} at `--concurrency`: requests per second with p50/p99.
+ *   - GET /api/v1/orders/{uid} at `--concurrency`: requests per second with p50/p99, and for
+ *     calibration GET /api/v1/version (no database): the ceiling of the HTTP stack here.
  * The load generator runs on a worker thread (default) so its own JSON and socket work does not
  * share the server's event loop; `--client main` runs it on the main thread instead.
  * Targets (issue): ≥ 2,000 orders/s with p99 ≤ 50 ms at concurrency 32; ≥ 5,000 reads/s.
@@ -260,6 +261,15 @@ async function runClient(
     }));
     phases.push(
       await phase('GET /api/v1/orders/{uid}', 'reads/s', reads, options.concurrency, 200),
+    );
+    // Calibration: the cheapest route (no database) through the same HTTP stack and client.
+    // What this reaches bounds what any read endpoint can reach on this machine.
+    const floor: Request[] = Array.from({ length: Math.ceil(options.reads / 2) }, () => ({
+      method: 'GET',
+      path: `${prefix}/version`,
+    }));
+    phases.push(
+      await phase('GET /api/v1/version (HTTP floor)', 'req/s', floor, options.concurrency, 200),
     );
   }
   return { presign, phases };
