@@ -43,20 +43,30 @@ export async function startService(
   const { logger } = options;
   const clock = options.clock ?? (() => new Date());
   const stack: (() => Promise<void>)[] = [];
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     for (const close of stack.reverse()) await close();
+  };
+  // Connections cut while stopping (e.g. PostgreSQL shutting down on the same Ctrl-C) are expected.
+  const warn = (message: string) => (err: unknown) => {
+    if (stopping) logger.debug({ err }, message);
+    else logger.warn({ err }, message);
   };
   try {
     const database = await openDatabase(config);
     stack.push(() => database.stop());
 
     const pool = new pg.Pool({ connectionString: database.url, max: 24 });
-    pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
+    pool.on('error', warn('idle PostgreSQL connection failed'));
     stack.push(() => pool.end());
     const ledger: Ledger =
       config.ledger.kind === 'postgres'
-        ? await createPostgresLedger({ pool })
-        : createEventStoreLedger({ connectionString: config.ledger.url });
+        ? await createPostgresLedger({ pool, onError: warn('ledger connection failed; retrying') })
+        : createEventStoreLedger({
+            connectionString: config.ledger.url,
+            onError: warn('ledger subscription failed; retrying'),
+          });
     stack.push(() => ledger.close());
 
     const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 16 } });
@@ -65,7 +75,7 @@ export async function startService(
       ledger,
       db,
       projectors: allProjectors(),
-      onError: (err) => logger.error({ err }, 'projection batch failed; retrying'),
+      onError: warn('projection batch failed; retrying'),
     });
     stack.push(() => projections.stop());
 
