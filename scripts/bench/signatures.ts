@@ -11,32 +11,10 @@ import { domainSeparator, orderDigest } from '../../src/domain/eip712.js';
 import type { Hex, OrderData } from '../../src/domain/events.js';
 import { SETTLEMENT_CONTRACT } from '../../src/domain/networks.js';
 import { recoverOrderSigner } from '../../src/domain/signatures.js';
+import { ORDER_TYPES, domain } from '../../test/support/signing.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ORDERS = 256;
-
-const domain = {
-  name: 'Gnosis Protocol',
-  version: 'v2',
-  chainId: 1,
-  verifyingContract: SETTLEMENT_CONTRACT,
-};
-const types = {
-  Order: [
-    { name: 'sellToken', type: 'address' },
-    { name: 'buyToken', type: 'address' },
-    { name: 'receiver', type: 'address' },
-    { name: 'sellAmount', type: 'uint256' },
-    { name: 'buyAmount', type: 'uint256' },
-    { name: 'validTo', type: 'uint32' },
-    { name: 'appData', type: 'bytes32' },
-    { name: 'feeAmount', type: 'uint256' },
-    { name: 'kind', type: 'string' },
-    { name: 'partiallyFillable', type: 'bool' },
-    { name: 'sellTokenBalance', type: 'string' },
-    { name: 'buyTokenBalance', type: 'string' },
-  ],
-};
 
 const wallet = Wallet.createRandom();
 const owner = wallet.address.toLowerCase();
@@ -57,7 +35,7 @@ for (let i = 0; i < ORDERS; i++) {
     buyTokenBalance: 'erc20',
   };
   const signature = wallet.signingKey.sign(
-    TypedDataEncoder.hash(domain, types, { ...order, receiver: ZeroAddress }),
+    TypedDataEncoder.hash(domain(1), ORDER_TYPES, { ...order, receiver: ZeroAddress }),
   ).serialized as Hex;
   signed.push({ order, signature });
 }
@@ -93,7 +71,7 @@ const fast = measure('domain fast path (noble keccak + native secp)', (order, si
 );
 const slow = measure('ethers TypedDataEncoder + recoverAddress', (order, signature) =>
   recoverAddress(
-    TypedDataEncoder.hash(domain, types, { ...order, receiver: ZeroAddress }),
+    TypedDataEncoder.hash(domain(1), ORDER_TYPES, { ...order, receiver: ZeroAddress }),
     signature,
   ),
 );

@@ -15,31 +15,8 @@ import {
 import type { OrderData } from '../../../src/domain/events.js';
 import { bytesToHex } from '../../../src/domain/hex.js';
 import { NETWORKS, SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
+import { ORDER_TYPES, domain } from '../../support/signing.js';
 import { address, hexBytes, orderData, sampleOrder } from '../../property/arbitraries.js';
-
-const ORDER_TYPES = {
-  Order: [
-    { name: 'sellToken', type: 'address' },
-    { name: 'buyToken', type: 'address' },
-    { name: 'receiver', type: 'address' },
-    { name: 'sellAmount', type: 'uint256' },
-    { name: 'buyAmount', type: 'uint256' },
-    { name: 'validTo', type: 'uint32' },
-    { name: 'appData', type: 'bytes32' },
-    { name: 'feeAmount', type: 'uint256' },
-    { name: 'kind', type: 'string' },
-    { name: 'partiallyFillable', type: 'bool' },
-    { name: 'sellTokenBalance', type: 'string' },
-    { name: 'buyTokenBalance', type: 'string' },
-  ],
-};
-
-const ethersDomain = (chainId: number) => ({
-  name: 'Gnosis Protocol',
-  version: 'v2',
-  chainId,
-  verifyingContract: SETTLEMENT_CONTRACT,
-});
 
 const ethersOrder = (order: OrderData) => ({ ...order, receiver: order.receiver ?? ZeroAddress });
 
@@ -75,7 +52,7 @@ describe('eip712', () => {
 
     it('gives every network the separator ethers computes, for any spelling of the contract', () => {
       for (const network of NETWORKS) {
-        const expected = TypedDataEncoder.hashDomain(ethersDomain(network.chainId));
+        const expected = TypedDataEncoder.hashDomain(domain(network.chainId));
         expect(bytesToHex(domainSeparator(network.chainId, network.settlementContract))).to.equal(
           expected,
         );
@@ -91,7 +68,7 @@ describe('eip712', () => {
         fc.property(orderData, fc.constantFrom(...NETWORKS), (order, network) => {
           const ours = orderDigest(order, domainSeparator(network.chainId, SETTLEMENT_CONTRACT));
           const theirs = TypedDataEncoder.hash(
-            ethersDomain(network.chainId),
+            domain(network.chainId),
             ORDER_TYPES,
             ethersOrder(order),
           );
@@ -182,7 +159,7 @@ describe('eip712', () => {
       fc.assert(
         fc.property(fc.array(hexBytes(56), { maxLength: 5 }), (uids) => {
           const theirs = TypedDataEncoder.hash(
-            ethersDomain(1),
+            domain(1),
             { OrderCancellations: [{ name: 'orderUids', type: 'bytes[]' }] },
             { orderUids: uids },
           );
@@ -195,7 +172,7 @@ describe('eip712', () => {
     it('hashes OrderCancellation(bytes orderUid) as ethers does', () => {
       const uid = `0x${'12'.repeat(56)}` as const;
       const theirs = TypedDataEncoder.hash(
-        ethersDomain(1),
+        domain(1),
         { OrderCancellation: [{ name: 'orderUid', type: 'bytes' }] },
         { orderUid: uid },
       );

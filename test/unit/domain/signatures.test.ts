@@ -6,34 +6,13 @@ import type { Hex } from '../../../src/domain/events.js';
 import { bytesToHex } from '../../../src/domain/hex.js';
 import { SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
 import { ethSignMessageHash, recoverOrderSigner } from '../../../src/domain/signatures.js';
+import { ORDER_TYPES, domain } from '../../support/signing.js';
 import { hexBytes, sampleOrder } from '../../property/arbitraries.js';
 
 const wallet = new Wallet('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
 const owner = wallet.address.toLowerCase();
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
-const domain = {
-  name: 'Gnosis Protocol',
-  version: 'v2',
-  chainId: 1,
-  verifyingContract: SETTLEMENT_CONTRACT,
-};
-const types = {
-  Order: [
-    { name: 'sellToken', type: 'address' },
-    { name: 'buyToken', type: 'address' },
-    { name: 'receiver', type: 'address' },
-    { name: 'sellAmount', type: 'uint256' },
-    { name: 'buyAmount', type: 'uint256' },
-    { name: 'validTo', type: 'uint32' },
-    { name: 'appData', type: 'bytes32' },
-    { name: 'feeAmount', type: 'uint256' },
-    { name: 'kind', type: 'string' },
-    { name: 'partiallyFillable', type: 'bool' },
-    { name: 'sellTokenBalance', type: 'string' },
-    { name: 'buyTokenBalance', type: 'string' },
-  ],
-};
 const digest = orderDigest(sampleOrder, domainSeparator(1, SETTLEMENT_CONTRACT));
 
 const withV = (signature: string, v: number): Hex =>
@@ -44,7 +23,7 @@ describe('recoverOrderSigner', () => {
   let ethSignSignature: Hex;
 
   before(async () => {
-    eip712Signature = (await wallet.signTypedData(domain, types, {
+    eip712Signature = (await wallet.signTypedData(domain(1), ORDER_TYPES, {
       ...sampleOrder,
       receiver: ZeroAddress,
     })) as Hex;
