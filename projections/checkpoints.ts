@@ -1,0 +1,121 @@
+/**
+ * The `projection_checkpoints` table of a read-model schema: one row per projector with the
+ * version that built its tables and the ledger position it has applied up to. A batch moves
+ * its row in the same transaction as its read-model rows, so the two can never disagree.
+ */
+import type { Knex } from 'knex';
+import { lockMigrations } from './locks.js';
+import { noticePayload, CHECKPOINT_CHANNEL } from './notifications.js';
+import type { Projector } from './projector.js';
+import { checkSchemaName, qualified } from './sql.js';
+
+export interface CheckpointRow {
+  version: number;
+  position: string | null;
+}
+
+const TABLE = 'projection_checkpoints';
+
+/** Raised when a projector's row says another version now owns its tables. */
+export class VersionChangedError extends Error {
+  constructor(projector: string, ours: number, theirs: number | undefined) {
+    super(
+      theirs === undefined
+        ? `read model ${projector} has no checkpoint row`
+        : `read model ${projector} is now at version ${theirs}, this instance runs version ${ours}`,
+    );
+    this.name = 'VersionChangedError';
+  }
+}
+
+export async function readCheckpoints(
+  db: Knex,
+  schema: string,
+): Promise<Map<string, CheckpointRow>> {
+  const { rows } = await db.raw<{ rows: ({ projector: string } & CheckpointRow)[] }>(
+    `SELECT projector, version, position FROM ${qualified(schema, TABLE)}`,
+  );
+  return new Map(rows.map((r) => [r.projector, { version: r.version, position: r.position }]));
+}
+
+/**
+ * Creates the schema, the checkpoint table and every projector's tables. A projector whose
+ * stored version is older than its code is rebuilt: its tables are dropped and its checkpoint
+ * reset, so its runner projects the whole ledger again. A newer stored version means this code
+ * is outdated; refusing beats fighting the newer instances over the same tables.
+ */
+export async function prepareProjectors(
+  db: Knex,
+  schema: string,
+  projectors: readonly Projector[],
+): Promise<void> {
+  checkSchemaName(schema);
+  await db.transaction(async (trx) => {
+    await lockMigrations(trx, schema);
+    await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await trx.raw(
+      `CREATE TABLE IF NOT EXISTS ${qualified(schema, TABLE)} (
+         projector text PRIMARY KEY,
+         version integer NOT NULL,
+         position text
+       )`,
+    );
+    const stored = await readCheckpoints(trx, schema);
+    for (const projector of projectors) {
+      const row = stored.get(projector.name);
+      if (row && row.version > projector.version) {
+        throw new VersionChangedError(projector.name, projector.version, row.version);
+      }
+      if (row && row.version < projector.version) {
+        for (const table of projector.tables) {
+          await trx.raw(`DROP TABLE IF EXISTS ${qualified(schema, table)} CASCADE`);
+        }
+      }
+      await projector.migrate(trx, schema);
+      await trx.raw(
+        `INSERT INTO ${qualified(schema, TABLE)} AS c (projector, version, position)
+         VALUES (?, ?, NULL)
+         ON CONFLICT (projector) DO UPDATE SET version = excluded.version, position = NULL
+         WHERE c.version <> excluded.version`,
+        [projector.name, projector.version],
+      );
+    }
+  });
+}
+
+/** Locks the projector's row for this batch and returns it (null when the row is missing). */
+export async function lockCheckpoint(
+  trx: Knex.Transaction,
+  schema: string,
+  projector: string,
+): Promise<CheckpointRow | null> {
+  const { rows } = await trx.raw<{ rows: CheckpointRow[] }>(
+    `SELECT version, position FROM ${qualified(schema, TABLE)} WHERE projector = ? FOR UPDATE`,
+    [projector],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Moves the checkpoint and announces it (NOTIFY is delivered on commit, so other instances
+ * learn the new position only once it is readable).
+ */
+export async function moveCheckpoint(
+  trx: Knex.Transaction,
+  schema: string,
+  projector: string,
+  position: string,
+  instance: string,
+): Promise<void> {
+  await trx.raw(
+    `WITH moved AS (
+       UPDATE ${qualified(schema, TABLE)} SET position = ? WHERE projector = ? RETURNING 1
+     ) SELECT pg_notify(?, ?) FROM moved`,
+    [
+      position,
+      projector,
+      CHECKPOINT_CHANNEL,
+      noticePayload({ instance, schema, projector, position }),
+    ],
+  );
+}

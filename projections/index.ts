@@ -1,0 +1,11 @@
+/** Every read model batchbook maintains: what the service runs and what `npm run replay` rebuilds. */
+import { appDataProjector } from './app-data/projector.js';
+import { ordersProjector } from './orders/projector.js';
+import type { Projector } from './projector.js';
+
+export function allProjectors(): Projector[] {
+  return [ordersProjector(), appDataProjector()];
+}
+
+export type { Projector } from './projector.js';
+export { startProjections, type ProjectionEngine, type ProjectionOptions } from './runner.js';

@@ -1,0 +1,61 @@
+/**
+ * One active instance per projector: a session advisory lock held on a dedicated connection.
+ * Waiting instances block inside `pg_advisory_lock`; when the holder's session ends (stop,
+ * crash, lost network) Postgres releases the lock and one waiter takes over.
+ */
+import pg from 'pg';
+import { LEADER_LOCK_SQL, leaderLockKey } from './locks.js';
+
+export interface Leadership {
+  /** Resolves once this session holds the lock; rejects if the connection fails first. */
+  readonly acquired: Promise<void>;
+  /** True while this session holds the lock. */
+  readonly held: boolean;
+  /** True once the session is gone, and the lock with it. */
+  readonly lost: boolean;
+  /** Ends the session, which releases the lock or abandons the wait. */
+  release(): Promise<void>;
+}
+
+export function requestLeadership(
+  connection: pg.ClientConfig,
+  schema: string,
+  projector: string,
+  onLost: (err: unknown) => void,
+): Leadership {
+  const client = new pg.Client({
+    ...connection,
+    application_name: `batchbook-projection-leader:${projector}`,
+  });
+  let acquiredLock = false;
+  let lost = false;
+  let released = false;
+  const lose = (err: unknown) => {
+    if (lost || released) return;
+    lost = true;
+    onLost(err);
+  };
+  client.on('error', lose);
+  client.on('end', () => lose(new Error(`leader connection of ${projector} ended`)));
+  const acquired = (async () => {
+    await client.connect();
+    // A waiter that gives up closes its connection; without this check its backend would stay
+    // queued for the lock (Postgres notices a gone client only when it next writes to it).
+    await client.query("SET client_connection_check_interval = '1s'");
+    await client.query(LEADER_LOCK_SQL, leaderLockKey(schema, projector));
+    acquiredLock = true;
+  })();
+  return {
+    acquired,
+    get held() {
+      return acquiredLock && !lost && !released;
+    },
+    get lost() {
+      return lost;
+    },
+    async release() {
+      released = true;
+      await client.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The advisory locks that coordinate projector instances, the replay's swap and start-up
+ * migrations. Each is the two-key form (namespace, `<schema>.<projector>`), hashed by Postgres.
+ *
+ * - leader (session lock, on a dedicated connection): one active instance per projector; the
+ *   others block on it and take over when the holder's session ends.
+ * - batch (transaction lock): taken first by every batch transaction; the replay's swap takes
+ *   all of them so running projectors pause while the schemas are renamed.
+ * - migrate (transaction lock, per schema): serialises DDL of concurrent start-ups and the swap.
+ */
+import type { Knex } from 'knex';
+
+export const LEADER_LOCK_SQL = 'SELECT pg_advisory_lock(hashtext($1), hashtext($2))';
+const LEADER = 'batchbook.projection.leader';
+const BATCH = 'batchbook.projection.batch';
+const MIGRATE = 'batchbook.projection.migrate';
+
+export function leaderLockKey(schema: string, projector: string): [string, string] {
+  return [LEADER, `${schema}.${projector}`];
+}
+
+export async function lockBatch(trx: Knex.Transaction, schema: string, projector: string) {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [
+    BATCH,
+    `${schema}.${projector}`,
+  ]);
+}
+
+export async function lockMigrations(trx: Knex.Transaction, schema: string) {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [MIGRATE, schema]);
+}

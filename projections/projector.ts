@@ -1,0 +1,23 @@
+/**
+ * A projector turns ledger events into one read model (DESIGN.md §5). It is a deterministic
+ * function of the event sequence: no wall clock, no RPC, no randomness; times come from events.
+ */
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../src/ledger/port.js';
+
+export interface Projector {
+  /** Stable name: the key of its checkpoint row and of its advisory locks. */
+  readonly name: string;
+  /** Bump to force a rebuild: the runner drops `tables` and projects the ledger again. */
+  readonly version: number;
+  /** The tables this projector owns in its schema (dropped on rebuild, compared by tests). */
+  readonly tables: readonly string[];
+  /** Creates the projector's tables in `schema`; idempotent. */
+  migrate(db: Knex, schema: string): Promise<void>;
+  /**
+   * Applies a batch of events, in ledger order, inside the runner's transaction (which also
+   * moves the checkpoint). Must ignore event types it does not handle. The effect of a batch
+   * must equal the effect of its events applied one by one, whatever the batch boundaries.
+   */
+  handle(trx: Knex.Transaction, events: readonly RecordedEvent[], schema: string): Promise<void>;
+}

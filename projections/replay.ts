@@ -1,0 +1,161 @@
+/**
+ * Rebuilding read models from the ledger (`npm run replay`, DESIGN.md §5): project every event
+ * into a fresh schema, then swap it in for the live one in a single transaction.
+ *
+ * The rebuild reads the ledger in large pages, prefetching the next page while the current one
+ * is applied, and applies each page to every projector at once, each in its own transaction
+ * that does not wait for the WAL flush: a crash mid-rebuild only means running it again, and
+ * the swap itself is a normal durable commit.
+ */
+import type { Knex } from 'knex';
+import type { Ledger, RecordedEvent } from '../src/ledger/port.js';
+import { prepareProjectors, readCheckpoints } from './checkpoints.js';
+import { lockBatch, lockMigrations } from './locks.js';
+import { CHECKPOINT_CHANNEL, noticePayload } from './notifications.js';
+import type { Projector } from './projector.js';
+import { checkSchemaName, qualified } from './sql.js';
+
+export interface ReplayOptions {
+  ledger: Ledger;
+  db: Knex;
+  projectors: readonly Projector[];
+  /** Built from scratch: dropped first when it exists. */
+  schema: string;
+  /** Events per read and per transaction; default 5000. */
+  batchSize?: number;
+  /** After each applied batch: events so far. */
+  onProgress?(events: number): void;
+}
+
+export interface ReplayResult {
+  /** Events read from the ledger (every projector saw each of them). */
+  events: number;
+  /** The position every projector's checkpoint now holds (null: empty ledger). */
+  position: string | null;
+}
+
+export const DEFAULT_REPLAY_BATCH = 5000;
+
+/** Applies one page to one projector and moves its checkpoint, in `trx`. */
+async function applyPage(
+  trx: Knex.Transaction,
+  schema: string,
+  projector: Projector,
+  events: readonly RecordedEvent[],
+): Promise<void> {
+  await projector.handle(trx, events, schema);
+  await trx.raw(
+    `UPDATE ${qualified(schema, 'projection_checkpoints')} SET position = ? WHERE projector = ?`,
+    [events[events.length - 1]!.position, projector.name],
+  );
+}
+
+/**
+ * Reads the ledger from `from` to its current end, applying each page through `apply`.
+ * The next page is already on its way while the current one is applied.
+ */
+async function drain(
+  ledger: Ledger,
+  from: string | null,
+  batchSize: number,
+  apply: (events: readonly RecordedEvent[]) => Promise<void>,
+): Promise<{ events: number; position: string | null }> {
+  let position = from;
+  let events = 0;
+  let next = ledger.readAll(position, batchSize);
+  for (;;) {
+    const page = await next;
+    if (page.length === 0) return { events, position };
+    position = page[page.length - 1]!.position;
+    next = ledger.readAll(position, batchSize);
+    // Handled when awaited; until then a failure must not count as an unhandled rejection.
+    next.catch(() => undefined);
+    await apply(page);
+    events += page.length;
+  }
+}
+
+export async function replayInto(options: ReplayOptions): Promise<ReplayResult> {
+  const { ledger, db, projectors, onProgress } = options;
+  const schema = checkSchemaName(options.schema);
+  await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await prepareProjectors(db, schema, projectors);
+  let total = 0;
+  return drain(ledger, null, options.batchSize ?? DEFAULT_REPLAY_BATCH, async (page) => {
+    // Read models are independent: each projector applies the page on its own connection.
+    await Promise.all(
+      projectors.map((projector) =>
+        db.transaction(async (trx) => {
+          await trx.raw('SET LOCAL synchronous_commit = off');
+          await applyPage(trx, schema, projector, page);
+        }),
+      ),
+    );
+    total += page.length;
+    onProgress?.(total);
+  });
+}
+
+export interface SwapOptions {
+  ledger: Ledger;
+  db: Knex;
+  projectors: readonly Projector[];
+  /** The rebuilt schema (`replayInto`'s). */
+  from: string;
+  /** The live schema it replaces; default `read`. */
+  to?: string;
+  batchSize?: number;
+}
+
+/**
+ * Makes `from` the live schema `to`, atomically. Holding every projector's batch lock on `to`
+ * pauses the running projectors (of any process); meanwhile `from` catches up with what was
+ * appended since the rebuild, and the schemas are renamed. The running projectors then find
+ * their checkpoint moved and resume from the rebuilt one. The old schema is dropped afterwards.
+ * Returns how many events the final catch-up applied and the position the live schema is at.
+ */
+export async function swapInto(options: SwapOptions): Promise<ReplayResult> {
+  const { ledger, db, projectors } = options;
+  const from = checkSchemaName(options.from);
+  const to = checkSchemaName(options.to ?? 'read');
+  const previous = checkSchemaName(`${to}_previous`);
+  const result = await db.transaction(async (trx) => {
+    await lockMigrations(trx, to);
+    for (const projector of [...projectors].sort((a, b) => a.name.localeCompare(b.name))) {
+      await lockBatch(trx, to, projector.name);
+    }
+    const positions = [...(await readCheckpoints(trx, from)).values()].map((r) => r.position);
+    const start = positions[0] ?? null;
+    if (positions.some((p) => p !== start)) throw new Error(`${from} is not a complete replay`);
+    const caughtUp = await drain(
+      ledger,
+      start,
+      options.batchSize ?? DEFAULT_REPLAY_BATCH,
+      async (page) => {
+        for (const projector of projectors) await applyPage(trx, from, projector, page);
+      },
+    );
+    await trx.raw(`DROP SCHEMA IF EXISTS "${previous}" CASCADE`);
+    const live = await trx.raw<{ rowCount: number }>(
+      'SELECT 1 FROM pg_namespace WHERE nspname = ?',
+      [to],
+    );
+    // Nothing to replace on a database that never ran the service.
+    if (live.rowCount > 0) await trx.raw(`ALTER SCHEMA "${to}" RENAME TO "${previous}"`);
+    await trx.raw(`ALTER SCHEMA "${from}" RENAME TO "${to}"`);
+    for (const projector of projectors) {
+      await trx.raw('SELECT pg_notify(?, ?)', [
+        CHECKPOINT_CHANNEL,
+        noticePayload({
+          instance: 'replay',
+          schema: to,
+          projector: projector.name,
+          position: caughtUp.position,
+        }),
+      ]);
+    }
+    return caughtUp;
+  });
+  await db.raw(`DROP SCHEMA IF EXISTS "${previous}" CASCADE`);
+  return result;
+}

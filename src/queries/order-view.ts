@@ -1,0 +1,192 @@
+/**
+ * Builds the API's `Order` (reference §1.2, openapi `Order`) from an orders read-model row.
+ * Runs once per order served, so the row arrives with everything SQL can derive already
+ * derived; only `status`, which depends on the clock, is decided here.
+ */
+import type {
+  Address,
+  BuyTokenBalance,
+  Hex,
+  Interaction,
+  OrderClass,
+  OrderKind,
+  OrderUid,
+  SellTokenBalance,
+  SigningScheme,
+} from '../domain/events.js';
+import { orderStatus, type OrderStatus } from '../domain/status.js';
+
+/** `StoredOrderQuote`: the quote an order was placed with. */
+export interface ApiOrderQuote {
+  gasAmount: string;
+  gasPrice: string;
+  sellTokenPrice: string;
+  sellAmount: string;
+  buyAmount: string;
+  feeAmount: string;
+  solver: Address;
+  verified: boolean;
+  /** Null while the order can still trade, so solvers cannot copy its route (reference §1.2). */
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ApiOrder {
+  creationDate: string;
+  class: OrderClass;
+  owner: Address;
+  uid: OrderUid;
+  availableBalance: null;
+  executedSellAmount: string;
+  executedSellAmountBeforeFees: string;
+  executedBuyAmount: string;
+  executedFeeAmount: string;
+  invalidated: boolean;
+  status: OrderStatus;
+  isLiquidityOrder: boolean;
+  executedFee: string;
+  executedFeeToken: Address;
+  fullAppData: string | null;
+  /** Only when the app data sets metadata.validFrom. */
+  validFrom?: number;
+  settlementContract: Address;
+  /** Only on single-order reads (GET /orders/{uid}, by_uids) of an order placed with a quote. */
+  quote?: ApiOrderQuote;
+  sellToken: Address;
+  buyToken: Address;
+  receiver: Address | null;
+  sellAmount: string;
+  buyAmount: string;
+  validTo: number;
+  /** Always the 32-byte hash (the document is in `fullAppData`). */
+  appData: Hex;
+  feeAmount: string;
+  kind: OrderKind;
+  partiallyFillable: boolean;
+  sellTokenBalance: SellTokenBalance;
+  buyTokenBalance: BuyTokenBalance;
+  signingScheme: SigningScheme;
+  signature: Hex;
+  interactions: { pre: Interaction[]; post: Interaction[] };
+}
+
+/** The row as `orderColumns` selects it: amounts as decimal text, derived flags as booleans. */
+export interface OrderViewRow {
+  uid: OrderUid;
+  owner: Address;
+  creation_date: string;
+  class: OrderClass;
+  signing_scheme: SigningScheme;
+  signature: Hex;
+  sell_token: Address;
+  buy_token: Address;
+  receiver: Address | null;
+  sell_amount: string;
+  buy_amount: string;
+  valid_to: string;
+  app_data: Hex;
+  fee_amount: string;
+  kind: OrderKind;
+  partially_fillable: boolean;
+  sell_token_balance: SellTokenBalance;
+  buy_token_balance: BuyTokenBalance;
+  full_app_data: string | null;
+  valid_from: string | null;
+  /** Selected only where the API shows the quote. */
+  quote?: (ApiOrderQuote & { id: number }) | null;
+  interactions: { pre: Interaction[]; post: Interaction[] };
+  settlement_contract: Address;
+  executed_sell_amount: string;
+  executed_sell_amount_before_fees: string;
+  executed_buy_amount: string;
+  executed_fee_amount: string;
+  invalidated: boolean;
+  presignature_pending: boolean;
+}
+
+/** The SELECT list for `OrderViewRow` over `orders o LEFT JOIN presignatures p`. */
+export function orderColumns(withQuote: boolean): string {
+  return `o.uid, o.owner,
+    to_char(o.creation_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS creation_date,
+    o.class, o.signing_scheme, o.signature, o.sell_token, o.buy_token, o.receiver,
+    o.sell_amount::text AS sell_amount, o.buy_amount::text AS buy_amount,
+    o.valid_to::text AS valid_to, o.app_data, o.fee_amount::text AS fee_amount, o.kind,
+    o.partially_fillable, o.sell_token_balance, o.buy_token_balance, o.full_app_data,
+    o.valid_from::text AS valid_from,${withQuote ? ' o.quote,' : ''} o.interactions,
+    o.settlement_contract,
+    o.executed_sell_amount::text AS executed_sell_amount,
+    (o.executed_sell_amount - o.executed_fee_amount)::text AS executed_sell_amount_before_fees,
+    o.executed_buy_amount::text AS executed_buy_amount,
+    o.executed_fee_amount::text AS executed_fee_amount,
+    (o.cancellation_date IS NOT NULL OR o.invalidated_onchain) AS invalidated,
+    (o.signing_scheme = 'presign' AND NOT COALESCE(p.signed, false)) AS presignature_pending`;
+}
+
+function quoteView(quote: ApiOrderQuote, status: OrderStatus): ApiOrderQuote {
+  const tradable = status === 'open' || status === 'presignaturePending';
+  return {
+    gasAmount: quote.gasAmount,
+    gasPrice: quote.gasPrice,
+    sellTokenPrice: quote.sellTokenPrice,
+    sellAmount: quote.sellAmount,
+    buyAmount: quote.buyAmount,
+    feeAmount: quote.feeAmount,
+    solver: quote.solver,
+    verified: quote.verified,
+    metadata: tradable ? null : quote.metadata,
+  };
+}
+
+export function toApiOrder(row: OrderViewRow, nowSeconds: number): ApiOrder {
+  const validTo = Number(row.valid_to);
+  const status = orderStatus(
+    {
+      kind: row.kind,
+      sellAmount: BigInt(row.sell_amount),
+      buyAmount: BigInt(row.buy_amount),
+      validTo,
+      executedSellAmount: BigInt(row.executed_sell_amount),
+      executedBuyAmount: BigInt(row.executed_buy_amount),
+      executedFeeAmount: BigInt(row.executed_fee_amount),
+      invalidated: row.invalidated,
+      presignaturePending: row.presignature_pending,
+    },
+    nowSeconds,
+  );
+  const order: ApiOrder = {
+    creationDate: row.creation_date,
+    class: row.class,
+    owner: row.owner,
+    uid: row.uid,
+    availableBalance: null,
+    executedSellAmount: row.executed_sell_amount,
+    executedSellAmountBeforeFees: row.executed_sell_amount_before_fees,
+    executedBuyAmount: row.executed_buy_amount,
+    executedFeeAmount: row.executed_fee_amount,
+    invalidated: row.invalidated,
+    status,
+    isLiquidityOrder: row.class === 'liquidity',
+    // TradeSettled carries one fee (the signed fee executed); it is also the total fee.
+    executedFee: row.executed_fee_amount,
+    executedFeeToken: row.sell_token,
+    fullAppData: row.full_app_data,
+    settlementContract: row.settlement_contract,
+    sellToken: row.sell_token,
+    buyToken: row.buy_token,
+    receiver: row.receiver,
+    sellAmount: row.sell_amount,
+    buyAmount: row.buy_amount,
+    validTo,
+    appData: row.app_data,
+    feeAmount: row.fee_amount,
+    kind: row.kind,
+    partiallyFillable: row.partially_fillable,
+    sellTokenBalance: row.sell_token_balance,
+    buyTokenBalance: row.buy_token_balance,
+    signingScheme: row.signing_scheme,
+    signature: row.signature,
+    interactions: row.interactions,
+  };
+  if (row.valid_from !== null) order.validFrom = Number(row.valid_from);
+  if (row.quote) order.quote = quoteView(row.quote, status);
+  return order;
+}

@@ -1,0 +1,215 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { ordersProjector } from '../../../projections/orders/projector.js';
+import type { Projector } from '../../../projections/projector.js';
+import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
+import type { TradeSettledV1 } from '../../../src/domain/events.js';
+import { waitFor } from '../../support/wait.js';
+import {
+  address,
+  append,
+  openTestDatabase,
+  orderPlaced,
+  tradeSettled,
+  type TestDatabase,
+} from './fixtures.js';
+
+/** Appends `orders` orders, each followed by `fills` trades, from several writers at once. */
+async function writeOrders(t: TestDatabase, first: number, orders: number, fills = 2) {
+  const positions: string[] = [];
+  const writer = async (offset: number) => {
+    for (let n = first + offset; n < first + orders; n += 8) {
+      const placed = orderPlaced(n, { owner: address(n % 5) });
+      positions.push(await append(t.ledger, 'OrderPlaced', placed));
+      for (let f = 0; f < fills; f++) {
+        const trade = tradeSettled(placed, { sell: BigInt(n), buy: 1n }, n, f);
+        positions.push(await append(t.ledger, 'TradeSettled', trade));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, (_, i) => writer(i)));
+  return positions.sort((a, b) => t.ledger.comparePositions(a, b)).at(-1)!;
+}
+
+async function storedCheckpoint(db: Knex, projector: string): Promise<string | null> {
+  const { rows } = await db.raw<{ rows: { position: string | null }[] }>(
+    'SELECT position FROM read.projection_checkpoints WHERE projector = ?',
+    [projector],
+  );
+  return rows[0]!.position;
+}
+
+/**
+ * The orders table holds exactly the effect of the events up to its checkpoint: every order
+ * placed by then (no gap) and every fill counted once (no duplicate).
+ */
+async function expectExactlyUpToCheckpoint(t: TestDatabase): Promise<void> {
+  const checkpoint = await storedCheckpoint(t.db, 'orders');
+  let placed = 0;
+  let sold = 0n;
+  for (let after: string | null = null; ;) {
+    const page = await t.ledger.readAll(after, 1000);
+    const upTo = page.filter(
+      (e) => checkpoint && t.ledger.comparePositions(e.position, checkpoint) <= 0,
+    );
+    for (const e of upTo) {
+      if (e.type === 'OrderPlaced') placed += 1;
+      if (e.type === 'TradeSettled') sold += BigInt((e.data as TradeSettledV1).sellAmount);
+    }
+    if (upTo.length < page.length || page.length === 0) break;
+    after = page.at(-1)!.position;
+  }
+  const { rows } = await t.db.raw<{ rows: { n: string; sold: string }[] }>(
+    'SELECT count(*)::text AS n, COALESCE(sum(executed_sell_amount), 0)::text AS sold FROM read.orders',
+  );
+  expect({ placed: Number(rows[0]!.n), sold: BigInt(rows[0]!.sold) }).to.deep.equal({
+    placed,
+    sold,
+  });
+}
+
+/** Wraps a projector so its first `failures` batches fail after writing, as a crash would. */
+function failing(inner: Projector, failures: number, kill: boolean): Projector {
+  let left = failures;
+  return {
+    ...inner,
+    async handle(trx, events, schema) {
+      await inner.handle(trx, events, schema);
+      if (left-- <= 0) return;
+      // Terminating our own backend mid-transaction is what a crash looks like to Postgres.
+      if (kill) await trx.raw('SELECT pg_terminate_backend(pg_backend_pid())');
+      throw new Error('projector failed mid-batch');
+    },
+  };
+}
+
+describe('projection runner', () => {
+  let t: TestDatabase;
+  const engines: ProjectionEngine[] = [];
+  const start = async (projectors: Projector[], options: { batchSize?: number } = {}) => {
+    const errors: unknown[] = [];
+    const engine = await startProjections({
+      ledger: t.ledger,
+      db: t.db,
+      projectors,
+      onError: (err) => errors.push(err),
+      ...options,
+    });
+    engines.push(engine);
+    return { engine, errors };
+  };
+
+  beforeEach(async () => {
+    t = await openTestDatabase();
+  });
+
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((e) => e.stop()));
+    await t.close();
+  });
+
+  it('commits rows and checkpoint together: a batch that dies mid-way leaves no trace', async () => {
+    const last = await writeOrders(t, 0, 120);
+    const { engine, errors } = await start([failing(ordersProjector(), 2, true)], {
+      batchSize: 50,
+    });
+    expect(await engine.waitFor('orders', last, 20_000)).to.equal(true);
+    expect(errors).to.have.length.greaterThanOrEqual(2);
+    await expectExactlyUpToCheckpoint(t);
+    expect(await storedCheckpoint(t.db, 'orders')).to.equal(last);
+  });
+
+  it('rolls a failing batch back and retries it, never skipping it', async () => {
+    const last = await writeOrders(t, 0, 40);
+    const { engine, errors } = await start([failing(ordersProjector(), 3, false)]);
+    expect(await engine.waitFor('orders', last, 20_000)).to.equal(true);
+    expect(errors.map(String)).to.include('Error: projector failed mid-batch');
+    await expectExactlyUpToCheckpoint(t);
+  });
+
+  it('resumes after a stop mid-stream with no duplicate and no gap', async () => {
+    const last = await writeOrders(t, 0, 300);
+    const first = await start([ordersProjector()], { batchSize: 7 });
+    await waitFor(() => first.engine.checkpoint('orders') !== null, {
+      description: 'first batches',
+    });
+    await first.engine.stop();
+    expect(t.ledger.comparePositions((await storedCheckpoint(t.db, 'orders'))!, last)).to.be.below(
+      0,
+    );
+    await expectExactlyUpToCheckpoint(t);
+
+    const second = await start([ordersProjector()], { batchSize: 7 });
+    expect(await second.engine.waitFor('orders', last, 20_000)).to.equal(true);
+    await expectExactlyUpToCheckpoint(t);
+    expect(await storedCheckpoint(t.db, 'orders')).to.equal(last);
+  });
+
+  it('runs one instance per projector; a waiting one takes over when it stops', async () => {
+    const a = await start([ordersProjector()]);
+    const p1 = await append(t.ledger, 'OrderPlaced', orderPlaced(1));
+    expect(await a.engine.waitFor('orders', p1, 5000)).to.equal(true);
+
+    const b = await start([ordersProjector()]);
+    const holders = async () => {
+      const { rows } = await t.db.raw<{ rows: { granted: boolean }[] }>(
+        `SELECT l.granted FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
+         WHERE l.locktype = 'advisory' AND s.application_name = 'batchbook-projection-leader:orders'`,
+      );
+      return rows.map((r) => r.granted).sort();
+    };
+    await waitFor(async () => (await holders()).length === 2, { description: 'b waiting' });
+    expect(await holders()).to.deep.equal([false, true]);
+
+    // A standby that stops gives up its wait at once.
+    const c = await start([ordersProjector()]);
+    await waitFor(async () => (await holders()).length === 3, { description: 'c waiting' });
+    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('stuck')), 5000));
+    await Promise.race([c.engine.stop(), deadline]);
+    await waitFor(async () => (await holders()).length === 2, { description: 'c gone' });
+
+    // The standby learns the leader's progress through notices: read-your-writes on both.
+    const p2 = await append(t.ledger, 'OrderPlaced', orderPlaced(2));
+    expect(await a.engine.waitFor('orders', p2, 5000)).to.equal(true);
+    expect(await b.engine.waitFor('orders', p2, 5000)).to.equal(true);
+
+    await a.engine.stop();
+    const last = await writeOrders(t, 10, 30);
+    expect(await b.engine.waitFor('orders', last, 10_000)).to.equal(true);
+    expect(await holders()).to.deep.equal([true]);
+    await expectExactlyUpToCheckpoint(t);
+  });
+
+  it('waitFor answers true once projected and false at the deadline', async () => {
+    const { engine } = await start([ordersProjector()]);
+    const position = await append(t.ledger, 'OrderPlaced', orderPlaced(1));
+    expect(await engine.waitFor('orders', position, 5000)).to.equal(true);
+    // Already reached: answered at once, even with no time left.
+    expect(await engine.waitFor('orders', position, 0)).to.equal(true);
+    const began = Date.now();
+    expect(await engine.waitFor('orders', '999999999999:999999999999', 150)).to.equal(false);
+    expect(Date.now() - began).to.be.at.least(140);
+  });
+
+  it('rebuilds a read model whose projector version was bumped', async () => {
+    const last = await writeOrders(t, 0, 20, 1);
+    const v1 = await start([ordersProjector()]);
+    expect(await v1.engine.waitFor('orders', last, 5000)).to.equal(true);
+    await v1.engine.stop();
+    await t.db.raw('UPDATE read.orders SET kind = ?', ['tampered']);
+
+    const v2 = await start([{ ...ordersProjector(), version: 2 }]);
+    expect(await v2.engine.waitFor('orders', last, 5000)).to.equal(true);
+    const { rows } = await t.db.raw<{ rows: { kind: string }[] }>(
+      'SELECT DISTINCT kind FROM read.orders',
+    );
+    expect(rows).to.deep.equal([{ kind: 'sell' }]);
+    await expectExactlyUpToCheckpoint(t);
+    await v2.engine.stop();
+
+    // Code older than the stored read model refuses to touch it.
+    let refused: unknown;
+    await start([ordersProjector()]).catch((err: unknown) => (refused = err));
+    expect(String(refused)).to.match(/version 2, this instance runs version 1/);
+  });
+});
