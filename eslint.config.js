@@ -25,8 +25,23 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../ledger/*', '../commands/*', '../queries/*', '../http/*', '../chain/*', '../auction/*', '../delivery/*', '../../projections/*'], message: 'src/domain imports nothing outside domain.' },
-            { group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'], message: 'src/domain is pure: no I/O libraries.' },
+            {
+              group: [
+                '../ledger/*',
+                '../commands/*',
+                '../queries/*',
+                '../http/*',
+                '../chain/*',
+                '../auction/*',
+                '../delivery/*',
+                '../../projections/*',
+              ],
+              message: 'src/domain imports nothing outside domain.',
+            },
+            {
+              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
+              message: 'src/domain is pure: no I/O libraries.',
+            },
           ],
         },
       ],

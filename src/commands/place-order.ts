@@ -36,6 +36,8 @@ export interface PlaceOrderDeps {
 export interface PlacedOrder {
   uid: OrderUid;
   position: string;
+  /** Set when the order brought a document the registry did not know: it was registered too. */
+  appDataPosition: string | null;
 }
 
 function amount(value: string, overflowError: string, field: string): string {
@@ -100,9 +102,9 @@ export async function placeOrder(
   });
   if (violation) reject(violation.errorType, violation.description);
 
-  if (appData.needsRegistration) {
-    await deps.appData.register(network.name, appData.hash, appData.document, now);
-  }
+  const registration = appData.needsRegistration
+    ? await deps.appData.register(network.name, appData.hash, appData.document, now)
+    : null;
   const placed: OrderPlacedV1 = {
     network: network.name,
     uid,
@@ -129,11 +131,12 @@ export async function placeOrder(
       })),
     },
   };
-  return record(deps.ledger, placed);
+  const position = await record(deps.ledger, placed);
+  return { uid, position, appDataPosition: registration?.position ?? null };
 }
 
 /** A new stream per order: `noStream` makes a duplicate UID a conflict, atomically. */
-async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<PlacedOrder> {
+async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<string> {
   try {
     const result = await ledger.append(
       streams.order(placed.network, placed.uid),
@@ -148,7 +151,7 @@ async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<PlacedOrde
       'noStream',
     );
     if (!result.written) reject('DuplicatedOrder', 'order already exists');
-    return { uid: placed.uid, position: result.position };
+    return result.position;
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError)
       reject('DuplicatedOrder', 'order already exists');

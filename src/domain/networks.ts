@@ -48,7 +48,9 @@ function network(
 export const NETWORKS: readonly Network[] = [
   network('mainnet', 'Ethereum', 1, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', ['ethereum']),
   network('xdai', 'Gnosis Chain', 100, '0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d', ['gnosis']),
-  network('arbitrum_one', 'Arbitrum One', 42161, '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', ['arbitrum']),
+  network('arbitrum_one', 'Arbitrum One', 42161, '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', [
+    'arbitrum',
+  ]),
   network('base', 'Base', 8453, '0x4200000000000000000000000000000000000006'),
   network('avalanche', 'Avalanche', 43114, '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7'),
   network('polygon', 'Polygon', 137, '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270'),

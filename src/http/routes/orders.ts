@@ -29,7 +29,10 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   router.post('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderCreation, ctx.request.body);
     const placed = await deps.commands.placeOrder(ctx.state.network, body);
-    await deps.readYourWrites('orders', placed.position);
+    await Promise.all([
+      deps.readYourWrites('orders', placed.position),
+      placed.appDataPosition && deps.readYourWrites('app-data', placed.appDataPosition),
+    ]);
     ctx.status = 201;
     ctx.body = JSON.stringify(placed.uid);
     ctx.type = 'application/json';
