@@ -1,9 +1,11 @@
 /**
  * Order queries behind GET /orders/{uid}, POST /orders/by_uids and GET /account/{owner}/orders.
- * Each is one indexed statement; hex arguments are expected in canonical lowercase form.
+ * Each is one indexed statement (concurrent single-order reads are coalesced into one); hex
+ * arguments are expected in canonical lowercase form.
  */
 import type { Knex } from 'knex';
 import type { Address, OrderUid } from '../domain/events.js';
+import { createCoalescer } from './coalescer.js';
 import { orderColumns, toApiOrder, type ApiOrder, type OrderViewRow } from './order-view.js';
 import { table } from './schema.js';
 
@@ -25,7 +27,6 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
   const from = `FROM ${table(schema, 'orders')} o
     LEFT JOIN ${table(schema, 'presignatures')} p ON p.network = o.network AND p.uid = o.uid`;
   const single = `SELECT ${orderColumns(true)} ${from}`;
-  const byUidSql = `${single} WHERE o.network = ? AND o.uid = ?`;
   // An array binding reaches node-postgres as one text[] parameter.
   const byUidsSql = `${single} WHERE o.network = ? AND o.uid = ANY(?::text[])`;
   const byOwnerSql = `SELECT ${orderColumns(false)} ${from}
@@ -34,10 +35,15 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
 
   const rows = async (sql: string, bindings: readonly Knex.Value[]) =>
     (await db.raw<{ rows: OrderViewRow[] }>(sql, bindings)).rows;
+  // Concurrent single-order reads of one network share one query.
+  const rowByUid = createCoalescer<OrderUid, OrderViewRow>(async (network, uids) => {
+    const found = await rows(byUidsSql, [network, uids as OrderUid[]]);
+    return new Map(found.map((row) => [row.uid, row]));
+  });
 
   return {
     async byUid(network, uid, nowSeconds) {
-      const [row] = await rows(byUidSql, [network, uid]);
+      const row = await rowByUid(network, uid);
       return row ? toApiOrder(row, nowSeconds) : null;
     },
     async byUids(network, uids, nowSeconds) {
