@@ -1,16 +1,14 @@
 /** App data: PUT with and without the hash, re-registration, limits and errors (reference §5). */
 import { expect } from 'chai';
 import { keccak256, toUtf8Bytes } from 'ethers';
-import { startTestService } from '../../support/service.js';
-
-type Service = Awaited<ReturnType<typeof startTestService>>;
+import { startTestService, type TestService } from '../../support/service.js';
 
 describe('HTTP: app data', () => {
-  let service: Service;
+  let service: TestService;
   let base: string;
   before(async () => {
     service = await startTestService();
-    base = `${service.url}/devnet/api/v1`;
+    base = `${service.devnet}/api/v1`;
   });
   after(() => service.stop());
 

@@ -3,16 +3,14 @@
  * bodies, wrong shapes, malformed path parameters, pagination limits.
  */
 import { expect } from 'chai';
-import { startTestService } from '../../support/service.js';
-
-type Service = Awaited<ReturnType<typeof startTestService>>;
+import { startTestService, type TestService } from '../../support/service.js';
 
 describe('HTTP: bad input', () => {
-  let service: Service;
+  let service: TestService;
   let base: string;
   before(async () => {
     service = await startTestService();
-    base = `${service.url}/devnet/api/v1`;
+    base = `${service.devnet}/api/v1`;
   });
   after(() => service.stop());
 
