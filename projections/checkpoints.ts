@@ -83,39 +83,34 @@ export async function prepareProjectors(
   });
 }
 
-/** Locks the projector's row for this batch and returns it (null when the row is missing). */
-export async function lockCheckpoint(
-  trx: Knex.Transaction,
+/**
+ * The statement that locks the projector's row for a batch and reads it, for a simple-protocol
+ * query: `literal` escapes the inlined projector name.
+ */
+export function lockCheckpointSql(
   schema: string,
   projector: string,
-): Promise<CheckpointRow | null> {
-  const { rows } = await trx.raw<{ rows: CheckpointRow[] }>(
-    `SELECT version, position FROM ${qualified(schema, TABLE)} WHERE projector = ? FOR UPDATE`,
-    [projector],
-  );
-  return rows[0] ?? null;
+  literal: (value: string) => string,
+): string {
+  return `SELECT version, position FROM ${qualified(schema, TABLE)}
+    WHERE projector = ${literal(projector)} FOR UPDATE`;
 }
 
 /**
- * Moves the checkpoint and announces it (NOTIFY is delivered on commit, so other instances
- * learn the new position only once it is readable).
+ * The statement that moves the checkpoint and announces it (NOTIFY is delivered on commit, so
+ * other instances learn the new position only once it is readable), for a simple-protocol
+ * query: every value is inlined through `literal`.
  */
-export async function moveCheckpoint(
-  trx: Knex.Transaction,
+export function moveCheckpointSql(
   schema: string,
   projector: string,
   position: string,
   instance: string,
-): Promise<void> {
-  await trx.raw(
-    `WITH moved AS (
-       UPDATE ${qualified(schema, TABLE)} SET position = ? WHERE projector = ? RETURNING 1
-     ) SELECT pg_notify(?, ?) FROM moved`,
-    [
-      position,
-      projector,
-      CHECKPOINT_CHANNEL,
-      noticePayload({ instance, schema, projector, position }),
-    ],
-  );
+  literal: (value: string) => string,
+): string {
+  const payload = noticePayload({ instance, schema, projector, position });
+  return `WITH moved AS (
+      UPDATE ${qualified(schema, TABLE)} SET position = ${literal(position)}
+      WHERE projector = ${literal(projector)} RETURNING 1
+    ) SELECT pg_notify(${literal(CHECKPOINT_CHANNEL)}, ${literal(payload)}) FROM moved`;
 }

@@ -26,6 +26,17 @@ export async function lockBatch(trx: Knex.Transaction, schema: string, projector
   ]);
 }
 
+/** `lockBatch` as SQL text for a simple-protocol query: `literal` escapes the inlined keys. */
+export function lockBatchSql(
+  schema: string,
+  projector: string,
+  literal: (value: string) => string,
+): string {
+  return `SELECT pg_advisory_xact_lock(hashtext(${literal(BATCH)}), hashtext(${literal(
+    `${schema}.${projector}`,
+  )}))`;
+}
+
 export async function lockMigrations(trx: Knex.Transaction, schema: string) {
   await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [MIGRATE, schema]);
 }

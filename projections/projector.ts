@@ -5,6 +5,14 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../src/ledger/port.js';
 
+/**
+ * Where a projector's statements run: the runner's batch transaction (or a replay's). SQL uses
+ * `?` placeholders, as with knex; a `Knex.Transaction` is one.
+ */
+export interface ProjectionTransaction {
+  raw(sql: string, bindings?: readonly Knex.RawBinding[]): PromiseLike<unknown>;
+}
+
 export interface Projector {
   /** Stable name: the key of its checkpoint row and of its advisory locks. */
   readonly name: string;
@@ -19,5 +27,9 @@ export interface Projector {
    * moves the checkpoint). Must ignore event types it does not handle. The effect of a batch
    * must equal the effect of its events applied one by one, whatever the batch boundaries.
    */
-  handle(trx: Knex.Transaction, events: readonly RecordedEvent[], schema: string): Promise<void>;
+  handle(
+    trx: ProjectionTransaction,
+    events: readonly RecordedEvent[],
+    schema: string,
+  ): Promise<void>;
 }

@@ -13,15 +13,10 @@ import type { Knex } from 'knex';
 import type pg from 'pg';
 import { STREAM_PREFIXES } from '../src/domain/events.js';
 import type { Ledger, RecordedEvent, Subscription } from '../src/ledger/port.js';
+import { inBatchTransaction } from './batch-transaction.js';
 import { BatchReader } from './batches.js';
-import {
-  lockCheckpoint,
-  moveCheckpoint,
-  readCheckpoints,
-  VersionChangedError,
-} from './checkpoints.js';
+import { readCheckpoints, VersionChangedError } from './checkpoints.js';
 import { requestLeadership, type Leadership } from './leadership.js';
-import { lockBatch } from './locks.js';
 import type { Projector } from './projector.js';
 
 export interface WorkerContext {
@@ -165,14 +160,13 @@ export class ProjectorWorker {
   private apply(batch: readonly RecordedEvent[], from: string | null): Promise<Outcome> {
     const { db, schema, instance } = this.ctx;
     const { name, version } = this.projector;
-    return db.transaction(async (trx) => {
-      // Before anything names a table: during a swap this waits, then resolves the new schema.
-      await lockBatch(trx, schema, name);
-      const row = await lockCheckpoint(trx, schema, name);
+    // Batch lock first, before anything names a table: during a swap it waits, then the
+    // checkpoint lock resolves the new schema.
+    return inBatchTransaction(db, schema, name, async (trx, row) => {
       if (row?.version !== version) throw new VersionChangedError(name, version, row?.version);
       if (row.position !== from) return 'moved';
       await this.projector.handle(trx, batch, schema);
-      await moveCheckpoint(trx, schema, name, batch[batch.length - 1]!.position, instance);
+      await trx.commit(batch[batch.length - 1]!.position, instance);
       return 'applied';
     });
   }

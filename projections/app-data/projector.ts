@@ -3,7 +3,6 @@
  * orders that bring their full app data (`OrderPlaced`), as the reference stores both. The first
  * document stored under a hash stays (the reference inserts with ON CONFLICT DO NOTHING).
  */
-import type { Knex } from 'knex';
 import { ZERO_APP_DATA_HASH } from '../../src/domain/app-data.js';
 import { ColumnSet } from '../columns.js';
 import { eventsOfTypes, type EventOf } from '../events.js';
@@ -50,7 +49,7 @@ export function appDataProjector(): Projector {
     version: 1,
     tables: [APP_DATA_TABLE],
     migrate: migrateAppData,
-    async handle(trx: Knex.Transaction, events, schema) {
+    async handle(trx, events, schema) {
       const rows = documents(eventsOfTypes(events, TYPES));
       if (rows.length === 0) return;
       await trx.raw(

@@ -1,5 +1,4 @@
 /** The orders projector: the `Order` read model behind GET /orders/{uid} and friends. */
-import type { Knex } from 'knex';
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
 import { ORDER_EVENT_TYPES, reduceOrderEvents, type OrderEvent } from './batch.js';
@@ -24,7 +23,7 @@ export function ordersProjector(): Projector {
     version: 1,
     tables: [ORDERS_TABLE, PRESIGNATURES_TABLE],
     migrate: migrateOrders,
-    async handle(trx: Knex.Transaction, events, schema) {
+    async handle(trx, events, schema) {
       const batch = reduceOrderEvents(eventsOfTypes<OrderEvent['type']>(events, ORDER_EVENT_TYPES));
       const sql = sqlFor(schema);
       // Effects on earlier orders first: some may precede a placement in this same batch.

@@ -125,6 +125,11 @@ describe('projection runner', () => {
     expect(await engine.waitFor('orders', last, 20_000)).to.equal(true);
     expect(errors.map(String)).to.include('Error: projector failed mid-batch');
     await expectExactlyUpToCheckpoint(t);
+    // The batch transaction is the runner's own: none may be left open on a pooled connection.
+    const { rows } = await t.db.raw<{ rows: unknown[] }>(
+      "SELECT 1 FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'",
+    );
+    expect(rows).to.have.length(0);
   });
 
   it('resumes after a stop mid-stream with no duplicate and no gap', async () => {
