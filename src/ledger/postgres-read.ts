@@ -42,11 +42,16 @@ export async function readPage(
   streamPrefixes?: readonly string[],
 ): Promise<PageRow[]> {
   const patterns = streamPrefixes?.map((prefix) => `${prefix.replace(/[\\%_]/g, '\\$&')}%`);
-  const { rows } = await db.query<PageRow>(PAGE, [
-    after.transactionId.toString(),
-    after.globalPosition.toString(),
-    limit,
-    patterns ?? null,
-  ]);
+  // Named: PostgreSQL parses and plans it once per connection, not on every page.
+  const { rows } = await db.query<PageRow>({
+    name: 'ledger-read-page',
+    text: PAGE,
+    values: [
+      after.transactionId.toString(),
+      after.globalPosition.toString(),
+      limit,
+      patterns ?? null,
+    ],
+  });
   return rows;
 }

@@ -105,7 +105,11 @@ export class PostgresLedger implements Ledger {
   }
 
   async readStream(stream: string): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(READ_STREAM, [stream]);
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'ledger-read-stream',
+      text: READ_STREAM,
+      values: [stream],
+    });
     return rows.map(toRecordedEvent);
   }
 

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { Address, OrderUid } from '../domain/events.js';
 import { createCoalescer } from './coalescer.js';
+import { preparedRows } from './prepared.js';
 import { orderColumns, toApiOrder, type ApiOrder, type OrderViewRow } from './order-view.js';
 import { table } from './schema.js';
 
@@ -35,9 +36,13 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
 
   const rows = async (sql: string, bindings: readonly Knex.Value[]) =>
     (await db.raw<{ rows: OrderViewRow[] }>(sql, bindings)).rows;
-  // Concurrent single-order reads of one network share one query.
+  // Concurrent single-order reads of one network share one query, prepared once per connection.
+  const rowsByUidsSql = `${single} WHERE o.network = $1 AND o.uid = ANY($2::text[])`;
   const rowByUid = createCoalescer<OrderUid, OrderViewRow>(async (network, uids) => {
-    const found = await rows(byUidsSql, [network, uids as OrderUid[]]);
+    const found = await preparedRows<OrderViewRow>(db, `orders-by-uids-${schema}`, rowsByUidsSql, [
+      network,
+      uids,
+    ]);
     return new Map(found.map((row) => [row.uid, row]));
   });
 
