@@ -4,7 +4,7 @@ import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import type { TradeSettledV1 } from '../../../src/domain/events.js';
-import { waitFor } from '../../support/wait.js';
+import { waitFor, withDeadline } from '../../support/wait.js';
 import {
   address,
   append,
@@ -169,8 +169,7 @@ describe('projection runner', () => {
     // A standby that stops gives up its wait at once.
     const c = await start([ordersProjector()]);
     await waitFor(async () => (await holders()).length === 3, { description: 'c waiting' });
-    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('stuck')), 5000));
-    await Promise.race([c.engine.stop(), deadline]);
+    await withDeadline(c.engine.stop(), 5000, 'stopping a standby');
     await waitFor(async () => (await holders()).length === 2, { description: 'c gone' });
 
     // The standby learns the leader's progress through notices: read-your-writes on both.
