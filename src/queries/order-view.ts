@@ -9,6 +9,7 @@ import type {
   Hex,
   Interaction,
   OrderClass,
+  OrderData,
   OrderKind,
   OrderUid,
   SellTokenBalance,
@@ -30,7 +31,8 @@ export interface ApiOrderQuote {
   metadata: Record<string, unknown> | null;
 }
 
-export interface ApiOrder {
+/** The signed order's fields (`appData` is always the hash; the document is `fullAppData`). */
+export interface ApiOrder extends OrderData {
   creationDate: string;
   class: OrderClass;
   owner: Address;
@@ -51,19 +53,6 @@ export interface ApiOrder {
   settlementContract: Address;
   /** Only on single-order reads (GET /orders/{uid}, by_uids) of an order placed with a quote. */
   quote?: ApiOrderQuote;
-  sellToken: Address;
-  buyToken: Address;
-  receiver: Address | null;
-  sellAmount: string;
-  buyAmount: string;
-  validTo: number;
-  /** Always the 32-byte hash (the document is in `fullAppData`). */
-  appData: Hex;
-  feeAmount: string;
-  kind: OrderKind;
-  partiallyFillable: boolean;
-  sellTokenBalance: SellTokenBalance;
-  buyTokenBalance: BuyTokenBalance;
   signingScheme: SigningScheme;
   signature: Hex;
   interactions: { pre: Interaction[]; post: Interaction[] };
