@@ -48,9 +48,12 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
       invalidated_onchain boolean NOT NULL DEFAULT false,
       PRIMARY KEY (network, uid)
     )`);
-  // GET /account/{owner}/orders: newest first, uid as the tie-breaker for stable pages.
+  // GET /account/{owner}/orders: newest first (ties on uid are sorted incrementally). uid is
+  // deliberately not a column here: with it, PostgreSQL 18 may answer `uid = ANY(...)` lookups
+  // by a skip scan of this index instead of the primary key when statistics lag behind a burst
+  // of inserts (measured: 3.5 ms instead of 0.2 ms for 8 orders out of 22,000).
   await db.raw(
-    `CREATE INDEX IF NOT EXISTS orders_by_owner ON ${orders} (network, owner, creation_date DESC, uid)`,
+    `CREATE INDEX IF NOT EXISTS orders_by_owner ON ${orders} (network, owner, creation_date DESC)`,
   );
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${qualified(schema, PRESIGNATURES_TABLE)} (

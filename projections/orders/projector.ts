@@ -20,7 +20,8 @@ export function ordersProjector(): Projector {
   };
   return {
     name: 'orders',
-    version: 1,
+    // 2: the owner index lost its uid column (rebuilt on upgrade).
+    version: 2,
     tables: [ORDERS_TABLE, PRESIGNATURES_TABLE],
     migrate: migrateOrders,
     async handle(trx, events, schema) {
