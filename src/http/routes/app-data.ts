@@ -1,24 +1,23 @@
 /** App data: register a document (with or without its hash) and read it back (reference §5). */
 import Router, { type RouterContext } from '@koa/router';
-import { describeSchemaError, validators } from '../../../schemas/validators.js';
+import { validators } from '../../../schemas/validators.js';
 import type { Hex } from '../../domain/events.js';
 import type { HttpDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { hashParam } from '../params.js';
+import { validated } from '../validate.js';
 
 export function appDataRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
   const body = jsonBody(deps.appDataSizeLimit);
 
   const register = async (ctx: RouterContext<NetworkState>, expectedHash: Hex | null) => {
-    if (!validators.appDataObject(ctx.request.body)) {
-      throw new ApiError(400, 'AppDataInvalid', describeSchemaError(validators.appDataObject));
-    }
+    const { fullAppData } = validated(validators.appDataObject, ctx.request.body, 'AppDataInvalid');
     const result = await deps.commands.registerAppData(
       ctx.state.network,
-      ctx.request.body.fullAppData,
+      fullAppData,
       expectedHash,
     );
     await deps.readYourWrites('app-data', result.position);

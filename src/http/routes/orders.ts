@@ -1,25 +1,16 @@
 /** Orders: submit, read, list and cancel (reference §1.1 rows 1–5 and 11). */
 import Router from '@koa/router';
 import type { OrderUid } from '../../domain/events.js';
-import { describeSchemaError, validators } from '../../../schemas/validators.js';
+import { validators } from '../../../schemas/validators.js';
 import type { HttpDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { addressParam, integerQuery, uidParam } from '../params.js';
+import { validated } from '../validate.js';
 
 const BODY_LIMIT = 16 * 1024;
 const MAX_UIDS = 128;
-
-function validated<T>(
-  validate: { (body: unknown): body is T; errors?: unknown },
-  body: unknown,
-): T {
-  if (!validate(body)) {
-    throw new ApiError(400, 'InvalidParameter', describeSchemaError(validate as never));
-  }
-  return body;
-}
 
 const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000);
 
