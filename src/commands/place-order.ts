@@ -4,12 +4,14 @@
  * a rejected order writes nothing.
  */
 import { parseUint256 } from '../domain/amounts.js';
+import type { Hook } from '../domain/app-data.js';
 import { domainSeparator, orderDigest, computeOrderUid } from '../domain/eip712.js';
 import { deterministicEventId } from '../domain/event-ids.js';
 import {
   EVENT_VERSIONS,
   streams,
   type Address,
+  type Interaction,
   type OrderData,
   type OrderPlacedV1,
   type OrderUid,
@@ -66,6 +68,13 @@ function signedOrder(body: OrderCreationBody, appDataHash: `0x${string}`): Order
   };
 }
 
+/** An app-data hook as the order's interaction (sent as is, without ether). */
+const hookInteraction = (hook: Hook): Interaction => ({
+  target: hook.target,
+  value: '0',
+  callData: hook.callData,
+});
+
 export async function placeOrder(
   deps: PlaceOrderDeps,
   network: Network,
@@ -119,16 +128,8 @@ export async function placeOrder(
     quoteId: body.quoteId ?? null,
     quote: null,
     interactions: {
-      pre: appData.parsed.hooks.pre.map((h) => ({
-        target: h.target,
-        value: '0',
-        callData: h.callData,
-      })),
-      post: appData.parsed.hooks.post.map((h) => ({
-        target: h.target,
-        value: '0',
-        callData: h.callData,
-      })),
+      pre: appData.parsed.hooks.pre.map(hookInteraction),
+      post: appData.parsed.hooks.post.map(hookInteraction),
     },
   };
   const position = await record(deps.ledger, placed);
