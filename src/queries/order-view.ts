@@ -8,6 +8,7 @@ import type {
   BuyTokenBalance,
   Hex,
   Interaction,
+  LinkedQuote,
   OrderClass,
   OrderData,
   OrderKind,
@@ -17,19 +18,14 @@ import type {
 } from '../domain/events.js';
 import { orderStatus, type OrderStatus } from '../domain/status.js';
 
-/** `StoredOrderQuote`: the quote an order was placed with. */
-export interface ApiOrderQuote {
-  gasAmount: string;
-  gasPrice: string;
-  sellTokenPrice: string;
-  sellAmount: string;
-  buyAmount: string;
-  feeAmount: string;
-  solver: Address;
-  verified: boolean;
-  /** Null while the order can still trade, so solvers cannot copy its route (reference §1.2). */
-  metadata: Record<string, unknown> | null;
-}
+/**
+ * `StoredOrderQuote`: the quote an order was placed with, as the ledger links it, without its id.
+ * `metadata` is null while the order can still trade, so solvers cannot copy its route
+ * (reference §1.2).
+ */
+export type ApiOrderQuote = Omit<LinkedQuote, 'id' | 'metadata'> & {
+  metadata: LinkedQuote['metadata'] | null;
+};
 
 /** The signed order's fields (`appData` is always the hash; the document is `fullAppData`). */
 export interface ApiOrder extends OrderData {

@@ -81,27 +81,20 @@ export interface OrderParams {
   buyTokenBalance: 'erc20' | 'internal';
 }
 
-/** The POST /api/v1/orders body (reference §1.2 `OrderCreation`). */
-export interface OrderCreationBody {
-  sellToken: string;
-  buyToken: string;
-  receiver: string | null;
-  sellAmount: string;
-  buyAmount: string;
-  validTo: number;
-  appData: string;
-  appDataHash?: string | null;
-  feeAmount: string;
-  kind: 'sell' | 'buy';
-  partiallyFillable: boolean;
+/**
+ * The POST /api/v1/orders body (reference §1.2 `OrderCreation`): the signed fields plus the
+ * signature. Balances are plain strings so tests can send values the service must refuse.
+ */
+export type OrderCreationBody = Omit<OrderParams, 'sellTokenBalance' | 'buyTokenBalance'> & {
   sellTokenBalance: string;
   buyTokenBalance: string;
+  appDataHash?: string | null;
   signingScheme: 'eip712' | 'ethsign' | 'presign' | 'eip1271';
   signature: string;
   from?: string | null;
   quoteId?: number | null;
   [extra: string]: unknown;
-}
+};
 
 export interface SignOrderOptions {
   /**
