@@ -1,13 +1,15 @@
 /**
  * Reduces a batch of order events to one set of rows per statement. The reduced batch has the
- * same effect as its events applied one by one, at any batch boundary: fills add up, the first
- * API cancellation wins, the latest pre-signature by chain coordinates wins, and an order's
- * events only ever meet its row after its placement.
+ * same effect as its events applied one by one, at any batch boundary: the first API
+ * cancellation wins; chain facts (fills, invalidations) add up as signed deltas, so a reorg's
+ * revert subtracts what its fact added; and a pre-signature log is present or absent as its last
+ * event in the batch says (the latest present one counts, chosen at read time).
  *
  * Hex values are stored as the events carry them: lowercase, by the events' contract.
  */
 import { validateAppData } from '../../src/domain/app-data.js';
 import type {
+  ChainFact,
   OrderCancelledV1,
   OrderPlacedV1,
   PreSignatureSetV1,
@@ -16,7 +18,7 @@ import type {
 import type { EventOf } from '../events.js';
 
 export type OrderEvent = EventOf<
-  'OrderPlaced' | 'OrderCancelled' | 'TradeSettled' | 'PreSignatureSet'
+  'OrderPlaced' | 'OrderCancelled' | 'TradeSettled' | 'PreSignatureSet' | 'ChainFactReverted'
 >;
 
 export const ORDER_EVENT_TYPES: ReadonlySet<OrderEvent['type']> = new Set([
@@ -24,6 +26,7 @@ export const ORDER_EVENT_TYPES: ReadonlySet<OrderEvent['type']> = new Set([
   'OrderCancelled',
   'TradeSettled',
   'PreSignatureSet',
+  'ChainFactReverted',
 ]);
 
 /** One row of the orders table: column name → value. */
@@ -54,49 +57,47 @@ export interface PlacedRow {
   settlement_contract: string;
 }
 
-/** What fills and cancellations do to one order: added to its row, or folded into its placement. */
-interface Effects {
-  sell: bigint;
-  buy: bigint;
-  fee: bigint;
-  /** The first API cancellation. */
-  cancelledAt: string | null;
-  onchain: boolean;
+/** A placement with the batch's later API cancellation of the same order folded in. */
+export type PlacedWithCancellationRow = PlacedRow & { cancellation_date: string | null };
+
+/** The first API cancellation of an order placed before this batch. */
+export interface CancellationRow {
+  network: string;
+  uid: string;
+  cancelled_at: string;
 }
 
-/** A placement with the effects of the batch's later events on the same order folded in. */
-export type PlacedWithEffectsRow = PlacedRow & {
-  executed_sell_amount: string;
-  executed_buy_amount: string;
-  executed_fee_amount: string;
-  cancellation_date: string | null;
-  invalidated_onchain: boolean;
-};
-
-/** Effects on an order placed before this batch. */
-export interface EffectsRow {
+/** What the chain did to one order in this batch, as deltas (negative after a reorg). */
+export interface ChainEffectsRow {
   network: string;
   uid: string;
   sell: string;
   buy: string;
   fee: string;
-  cancelled_at: string | null;
-  onchain: boolean;
+  invalidations: number;
+  /** Who invalidated it on chain (`onchainUser`), when this batch invalidated it. */
+  invalidated_by: string | null;
 }
 
+/** One pre-signature log, keyed by (network, uid, block hash, log index). */
 export interface PreSignatureRow {
   network: string;
   uid: string;
   block_number: number;
+  block_hash: string;
   log_index: number;
   signed: boolean;
 }
 
-/** Applied in this order: effects on earlier orders, placements, pre-signatures. */
+/** Applied in this order: cancellations of earlier orders, placements, chain effects, logs. */
 export interface OrdersBatch {
-  effects: EffectsRow[];
-  placed: PlacedWithEffectsRow[];
+  cancellations: CancellationRow[];
+  placed: PlacedWithCancellationRow[];
+  chainEffects: ChainEffectsRow[];
+  /** Pre-signature logs on the canonical chain after this batch. */
   presignatures: PreSignatureRow[];
+  /** Pre-signature logs a reorg took back. */
+  revertedPresignatures: PreSignatureRow[];
 }
 
 /** metadata.validFrom of the order's app data (only parsed when the key can be there). */
@@ -138,65 +139,90 @@ function placedRow(d: OrderPlacedV1): PlacedRow {
   };
 }
 
-const later = (a: PreSignatureRow, b: PreSignatureSetV1['chain']): boolean =>
-  b.blockNumber > a.block_number || (b.blockNumber === a.block_number && b.logIndex >= a.log_index);
+interface ChainEffects {
+  network: string;
+  uid: string;
+  sell: bigint;
+  buy: bigint;
+  fee: bigint;
+  invalidations: number;
+  invalidatedBy: string | null;
+}
 
-const noEffects = (): Effects => ({
-  sell: 0n,
-  buy: 0n,
-  fee: 0n,
-  cancelledAt: null,
-  onchain: false,
+const presignatureRow = (d: PreSignatureSetV1): PreSignatureRow => ({
+  network: d.network,
+  uid: d.uid,
+  block_number: d.chain.blockNumber,
+  block_hash: d.chain.blockHash,
+  log_index: d.chain.logIndex,
+  signed: d.signed,
 });
 
 /**
- * Fills and cancellations of an order placed earlier in the same batch are folded into its
- * placement, so the common case (placement and first events close together, and every replay)
- * costs one insert rather than an insert and an update. Effects seen before the placement in
- * the batch (or with no placement in it) update the existing row, before the inserts run.
+ * API cancellations of an order placed earlier in the same batch are folded into its placement,
+ * so the common case (and every replay) costs one insert rather than an insert and an update.
  */
 export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
-  const placed = new Map<string, { row: PlacedRow; effects: Effects }>();
-  const effects = new Map<string, { network: string; uid: string; effects: Effects }>();
-  const presignatures = new Map<string, PreSignatureRow>();
+  const placed = new Map<string, PlacedWithCancellationRow>();
+  const cancellations = new Map<string, CancellationRow>();
+  const chain = new Map<string, ChainEffects>();
+  // Last word per log: present (set) or absent (reverted).
+  const presignatures = new Map<string, { row: PreSignatureRow; present: boolean }>();
   const key = (d: { network: string; uid: string }) => `${d.network}/${d.uid}`;
-  const effectsOf = (d: { network: string; uid: string }): Effects => {
-    const k = key(d);
-    const folded = placed.get(k);
-    if (folded) return folded.effects;
-    let earlier = effects.get(k);
-    if (!earlier)
-      effects.set(k, (earlier = { network: d.network, uid: d.uid, effects: noEffects() }));
-    return earlier.effects;
-  };
 
   const place = (d: OrderPlacedV1) => {
-    const k = key(d);
     // A duplicate placement changes nothing, as the row's first placement stays.
-    if (!placed.has(k)) placed.set(k, { row: placedRow(d), effects: noEffects() });
+    if (!placed.has(key(d))) placed.set(key(d), { ...placedRow(d), cancellation_date: null });
   };
-  const fill = (d: TradeSettledV1) => {
+  const cancelByApi = (d: OrderCancelledV1) => {
+    const folded = placed.get(key(d));
+    if (folded) folded.cancellation_date ??= d.cancelledAt;
+    else if (!cancellations.has(key(d))) {
+      cancellations.set(key(d), { network: d.network, uid: d.uid, cancelled_at: d.cancelledAt });
+    }
+  };
+  const effectsOf = (d: { network: string; uid: string }): ChainEffects => {
+    let e = chain.get(key(d));
+    if (!e) {
+      e = {
+        network: d.network,
+        uid: d.uid,
+        sell: 0n,
+        buy: 0n,
+        fee: 0n,
+        invalidations: 0,
+        invalidatedBy: null,
+      };
+      chain.set(key(d), e);
+    }
+    return e;
+  };
+  const fill = (d: TradeSettledV1, sign: 1n | -1n) => {
     const e = effectsOf(d);
-    e.sell += BigInt(d.sellAmount);
-    e.buy += BigInt(d.buyAmount);
-    e.fee += BigInt(d.feeAmount);
+    e.sell += sign * BigInt(d.sellAmount);
+    e.buy += sign * BigInt(d.buyAmount);
+    e.fee += sign * BigInt(d.feeAmount);
   };
-  const cancel = (d: OrderCancelledV1) => {
+  const invalidate = (d: OrderCancelledV1, sign: 1 | -1) => {
     const e = effectsOf(d);
-    if (d.source === 'chain') e.onchain = true;
-    else e.cancelledAt ??= d.cancelledAt;
+    e.invalidations += sign;
+    if (sign === 1) e.invalidatedBy ??= d.by;
   };
-  const presign = (d: PreSignatureSetV1) => {
-    const k = key(d);
-    const current = presignatures.get(k);
-    if (current && !later(current, d.chain)) return;
-    presignatures.set(k, {
-      network: d.network,
-      uid: d.uid,
-      block_number: d.chain.blockNumber,
-      log_index: d.chain.logIndex,
-      signed: d.signed,
-    });
+  const presign = (d: PreSignatureSetV1, present: boolean) => {
+    const row = presignatureRow(d);
+    presignatures.set(`${key(d)}/${row.block_hash}/${row.log_index}`, { row, present });
+  };
+  const revert = (fact: ChainFact) => {
+    switch (fact.type) {
+      case 'TradeSettled':
+        return fill(fact.data, -1n);
+      case 'OrderCancelled':
+        return invalidate(fact.data, -1);
+      case 'PreSignatureSet':
+        return presign(fact.data, false);
+      case 'SettlementObserved':
+        return;
+    }
   };
 
   for (const e of events) {
@@ -205,36 +231,34 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
         place(e.data);
         break;
       case 'TradeSettled':
-        fill(e.data);
+        fill(e.data, 1n);
         break;
       case 'OrderCancelled':
-        cancel(e.data);
+        if (e.data.source === 'chain') invalidate(e.data, 1);
+        else cancelByApi(e.data);
         break;
       case 'PreSignatureSet':
-        presign(e.data);
+        presign(e.data, true);
+        break;
+      case 'ChainFactReverted':
+        revert(e.data.reverted);
         break;
     }
   }
+  const logs = [...presignatures.values()];
   return {
-    effects: [...effects.values()].map(({ network, uid, effects: e }) => ({
-      network,
-      uid,
+    cancellations: [...cancellations.values()],
+    placed: [...placed.values()],
+    chainEffects: [...chain.values()].map((e) => ({
+      network: e.network,
+      uid: e.uid,
       sell: e.sell.toString(),
       buy: e.buy.toString(),
       fee: e.fee.toString(),
-      cancelled_at: e.cancelledAt,
-      onchain: e.onchain,
+      invalidations: e.invalidations,
+      invalidated_by: e.invalidatedBy,
     })),
-    // Completed in place: a replay builds thousands of these per batch.
-    placed: [...placed.values()].map(({ row, effects: e }) =>
-      Object.assign(row, {
-        executed_sell_amount: e.sell.toString(),
-        executed_buy_amount: e.buy.toString(),
-        executed_fee_amount: e.fee.toString(),
-        cancellation_date: e.cancelledAt,
-        invalidated_onchain: e.onchain,
-      }),
-    ),
-    presignatures: [...presignatures.values()],
+    presignatures: logs.filter((l) => l.present).map((l) => l.row),
+    revertedPresignatures: logs.filter((l) => !l.present).map((l) => l.row),
   };
 }

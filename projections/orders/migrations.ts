@@ -1,14 +1,17 @@
 /**
- * The orders read model: one row per (network, uid) with everything the API's `Order` needs
- * except what depends on the clock (`status` is derived at read time), and the latest
- * pre-signature per order in its own table, because the chain may pre-sign a UID before (or
- * without) the order being placed, as the reference's separate `presignature_events` allows.
+ * The orders read model: one row per placed order with what the API decided (placement, first
+ * signed cancellation); one row per order the chain spoke of with the sums of its trades and
+ * its invalidations; and every pre-signature log still on the canonical chain. The chain's
+ * tables are keyed by UID alone because the chain may speak of a UID before (or without) the
+ * order being placed, as the reference's separate `trades`, `invalidations` and
+ * `presignature_events` allow. `status` depends on the clock and is derived at read time.
  */
 import type { Knex } from 'knex';
 import { qualified } from '../sql.js';
 
 export const ORDERS_TABLE = 'orders';
-export const PRESIGNATURES_TABLE = 'presignatures';
+export const ORDER_CHAIN_STATE_TABLE = 'order_chain_state';
+export const PRESIGNATURE_EVENTS_TABLE = 'presignature_events';
 
 export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   const orders = qualified(schema, ORDERS_TABLE);
@@ -39,13 +42,8 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
       quote jsonb,
       interactions jsonb NOT NULL,
       settlement_contract text NOT NULL,
-      -- Sums over TradeSettled: sell includes the fee, fee is the signed fee executed.
-      executed_sell_amount numeric(78,0) NOT NULL DEFAULT 0,
-      executed_buy_amount numeric(78,0) NOT NULL DEFAULT 0,
-      executed_fee_amount numeric(78,0) NOT NULL DEFAULT 0,
       -- The first API cancellation (later ones do not move it), as the reference keeps it.
       cancellation_date timestamptz,
-      invalidated_onchain boolean NOT NULL DEFAULT false,
       PRIMARY KEY (network, uid)
     )`);
   // GET /account/{owner}/orders: newest first (ties on uid are sorted incrementally). uid is
@@ -56,14 +54,27 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
     `CREATE INDEX IF NOT EXISTS orders_by_owner ON ${orders} (network, owner, creation_date DESC)`,
   );
   await db.raw(`
-    CREATE TABLE IF NOT EXISTS ${qualified(schema, PRESIGNATURES_TABLE)} (
+    CREATE TABLE IF NOT EXISTS ${qualified(schema, ORDER_CHAIN_STATE_TABLE)} (
       network text NOT NULL,
       uid text NOT NULL,
-      -- Chain coordinates of the latest PreSignature log: a later log wins, whatever the
-      -- order in which the indexer appended them.
+      -- Sums over the canonical TradeSettled facts: sell includes the fee.
+      executed_sell_amount numeric(78,0) NOT NULL DEFAULT 0,
+      executed_buy_amount numeric(78,0) NOT NULL DEFAULT 0,
+      executed_fee_amount numeric(78,0) NOT NULL DEFAULT 0,
+      -- invalidateOrder logs on the canonical chain, and who sent the first of them.
+      onchain_invalidations integer NOT NULL DEFAULT 0,
+      onchain_user text,
+      PRIMARY KEY (network, uid)
+    )`);
+  await db.raw(`
+    CREATE TABLE IF NOT EXISTS ${qualified(schema, PRESIGNATURE_EVENTS_TABLE)} (
+      network text NOT NULL,
+      uid text NOT NULL,
       block_number bigint NOT NULL,
+      block_hash text NOT NULL,
       log_index integer NOT NULL,
       signed boolean NOT NULL,
-      PRIMARY KEY (network, uid)
+      -- A log is its block hash and index; the latest by (block_number, log_index) counts.
+      PRIMARY KEY (network, uid, block_hash, log_index)
     )`);
 }

@@ -2,9 +2,15 @@
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
 import { ORDER_EVENT_TYPES, reduceOrderEvents, type OrderEvent } from './batch.js';
-import { migrateOrders, ORDERS_TABLE, PRESIGNATURES_TABLE } from './migrations.js';
 import {
-  effectsColumns,
+  migrateOrders,
+  ORDER_CHAIN_STATE_TABLE,
+  ORDERS_TABLE,
+  PRESIGNATURE_EVENTS_TABLE,
+} from './migrations.js';
+import {
+  cancellationColumns,
+  chainEffectsColumns,
   ordersStatements,
   placedColumns,
   presignatureColumns,
@@ -20,22 +26,26 @@ export function ordersProjector(): Projector {
   };
   return {
     name: 'orders',
-    // 2: the owner index lost its uid column (rebuilt on upgrade).
-    version: 2,
-    tables: [ORDERS_TABLE, PRESIGNATURES_TABLE],
+    // 3: chain facts (with reorg reverts) moved to their own tables (rebuilt on upgrade).
+    version: 3,
+    tables: [ORDERS_TABLE, ORDER_CHAIN_STATE_TABLE, PRESIGNATURE_EVENTS_TABLE],
     migrate: migrateOrders,
     async handle(trx, events, schema) {
       const batch = reduceOrderEvents(eventsOfTypes<OrderEvent['type']>(events, ORDER_EVENT_TYPES));
       const sql = sqlFor(schema);
-      // Effects on earlier orders first: some may precede a placement in this same batch.
-      if (batch.effects.length) {
-        await trx.raw(sql.addEffects, effectsColumns.bindings(batch.effects));
-      }
-      if (batch.placed.length)
-        await trx.raw(sql.insertPlaced, placedColumns.bindings(batch.placed));
-      if (batch.presignatures.length) {
-        await trx.raw(sql.presign, presignatureColumns.bindings(batch.presignatures));
-      }
+      const run = async <Row>(
+        statement: string,
+        columns: { bindings(rows: Row[]): string[] },
+        rows: Row[],
+      ) => {
+        if (rows.length) await trx.raw(statement, columns.bindings(rows));
+      };
+      await run(sql.cancel, cancellationColumns, batch.cancellations);
+      await run(sql.insertPlaced, placedColumns, batch.placed);
+      await run(sql.addChainEffects, chainEffectsColumns, batch.chainEffects);
+      // Reverts first: a log that comes back after its revert is present again.
+      await run(sql.revertPresign, presignatureColumns, batch.revertedPresignatures);
+      await run(sql.presign, presignatureColumns, batch.presignatures);
     },
   };
 }

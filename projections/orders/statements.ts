@@ -5,10 +5,15 @@
  */
 import { ColumnSet } from '../columns.js';
 import { qualified } from '../sql.js';
-import type { EffectsRow, PlacedWithEffectsRow, PreSignatureRow } from './batch.js';
-import { ORDERS_TABLE, PRESIGNATURES_TABLE } from './migrations.js';
+import type {
+  CancellationRow,
+  ChainEffectsRow,
+  PlacedWithCancellationRow,
+  PreSignatureRow,
+} from './batch.js';
+import { ORDER_CHAIN_STATE_TABLE, ORDERS_TABLE, PRESIGNATURE_EVENTS_TABLE } from './migrations.js';
 
-export const placedColumns = new ColumnSet<PlacedWithEffectsRow>([
+export const placedColumns = new ColumnSet<PlacedWithCancellationRow>([
   ['network', 'text'],
   ['uid', 'text'],
   ['owner', 'text'],
@@ -33,69 +38,80 @@ export const placedColumns = new ColumnSet<PlacedWithEffectsRow>([
   ['quote', 'jsonb'],
   ['interactions', 'jsonb'],
   ['settlement_contract', 'text'],
-  ['executed_sell_amount', 'numeric'],
-  ['executed_buy_amount', 'numeric'],
-  ['executed_fee_amount', 'numeric'],
   ['cancellation_date', 'timestamptz'],
-  ['invalidated_onchain', 'boolean'],
 ]);
 
-export const effectsColumns = new ColumnSet<EffectsRow>([
+export const cancellationColumns = new ColumnSet<CancellationRow>([
+  ['network', 'text'],
+  ['uid', 'text'],
+  ['cancelled_at', 'timestamptz'],
+]);
+
+export const chainEffectsColumns = new ColumnSet<ChainEffectsRow>([
   ['network', 'text'],
   ['uid', 'text'],
   ['sell', 'numeric'],
   ['buy', 'numeric'],
   ['fee', 'numeric'],
-  ['cancelled_at', 'timestamptz'],
-  ['onchain', 'boolean'],
+  ['invalidations', 'integer'],
+  ['invalidated_by', 'text'],
 ]);
 
 export const presignatureColumns = new ColumnSet<PreSignatureRow>([
   ['network', 'text'],
   ['uid', 'text'],
   ['block_number', 'bigint'],
+  ['block_hash', 'text'],
   ['log_index', 'integer'],
   ['signed', 'boolean'],
 ]);
 
-/** Fills add up; the first API cancellation stays; an on-chain invalidation is for good. */
-function addEffects(sell: string, buy: string, fee: string, at: string, onchain: string): string {
-  return `executed_sell_amount = o.executed_sell_amount + ${sell},
-      executed_buy_amount = o.executed_buy_amount + ${buy},
-      executed_fee_amount = o.executed_fee_amount + ${fee},
-      cancellation_date = COALESCE(o.cancellation_date, ${at}),
-      invalidated_onchain = o.invalidated_onchain OR ${onchain}`;
-}
-
 export interface OrdersStatements {
-  addEffects: string;
+  cancel: string;
   insertPlaced: string;
+  addChainEffects: string;
   presign: string;
+  revertPresign: string;
 }
 
 export function ordersStatements(schema: string): OrdersStatements {
   const orders = qualified(schema, ORDERS_TABLE);
+  const chain = qualified(schema, ORDER_CHAIN_STATE_TABLE);
+  const presignatures = qualified(schema, PRESIGNATURE_EVENTS_TABLE);
   const placed = placedColumns;
+  const c = chainEffectsColumns;
+  const p = presignatureColumns;
   return {
-    addEffects: `UPDATE ${orders} AS o
-      SET ${addEffects('x.sell', 'x.buy', 'x.fee', 'x.cancelled_at', 'x.onchain')}
-      FROM ${effectsColumns.unnest}
+    // The first API cancellation stays.
+    cancel: `UPDATE ${orders} AS o
+      SET cancellation_date = COALESCE(o.cancellation_date, x.cancelled_at)
+      FROM ${cancellationColumns.unnest}
       WHERE o.network = x.network AND o.uid = x.uid`,
     // A placement is the first event of its stream, so a conflict means a re-read duplicate:
-    // the first placement stays, and only the effects folded into this one still apply.
+    // the first placement stays, and only a cancellation folded into this one still applies.
     insertPlaced: `INSERT INTO ${orders} AS o (${placed.names})
       SELECT ${placed.names} FROM ${placed.unnest}
-      ON CONFLICT (network, uid) DO UPDATE SET ${addEffects(
-        'excluded.executed_sell_amount',
-        'excluded.executed_buy_amount',
-        'excluded.executed_fee_amount',
-        'excluded.cancellation_date',
-        'excluded.invalidated_onchain',
-      )}`,
-    presign: `INSERT INTO ${qualified(schema, PRESIGNATURES_TABLE)} AS p (${presignatureColumns.names})
-      SELECT ${presignatureColumns.names} FROM ${presignatureColumns.unnest}
+      ON CONFLICT (network, uid) DO UPDATE
+        SET cancellation_date = COALESCE(o.cancellation_date, excluded.cancellation_date)`,
+    // Deltas add up; onchainUser is known while at least one invalidation stands.
+    addChainEffects: `INSERT INTO ${chain} AS c (network, uid, executed_sell_amount,
+        executed_buy_amount, executed_fee_amount, onchain_invalidations, onchain_user)
+      SELECT network, uid, sell, buy, fee, invalidations,
+        CASE WHEN invalidations > 0 THEN invalidated_by END
+      FROM ${c.unnest}
       ON CONFLICT (network, uid) DO UPDATE SET
-        block_number = excluded.block_number, log_index = excluded.log_index, signed = excluded.signed
-      WHERE (excluded.block_number, excluded.log_index) >= (p.block_number, p.log_index)`,
+        executed_sell_amount = c.executed_sell_amount + excluded.executed_sell_amount,
+        executed_buy_amount = c.executed_buy_amount + excluded.executed_buy_amount,
+        executed_fee_amount = c.executed_fee_amount + excluded.executed_fee_amount,
+        onchain_invalidations = c.onchain_invalidations + excluded.onchain_invalidations,
+        onchain_user = CASE WHEN c.onchain_invalidations + excluded.onchain_invalidations > 0
+          THEN COALESCE(c.onchain_user, excluded.onchain_user) END`,
+    presign: `INSERT INTO ${presignatures} (${p.names})
+      SELECT ${p.names} FROM ${p.unnest}
+      ON CONFLICT DO NOTHING`,
+    revertPresign: `DELETE FROM ${presignatures} AS e
+      USING ${p.unnest}
+      WHERE e.network = x.network AND e.uid = x.uid
+        AND e.block_hash = x.block_hash AND e.log_index = x.log_index`,
   };
 }

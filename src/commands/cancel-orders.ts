@@ -59,9 +59,14 @@ async function decideAndRecord(
   const now = deps.clock();
   const orders = await Promise.all(
     uids.map(async (uid) => {
-      const recorded = await deps.ledger.readStream(streams.order(network.name, uid));
-      const state = foldOrder(recorded.map((e) => upcast(e.type, e.version, e.data)));
-      return { uid, state, revision: BigInt(recorded.length - 1) };
+      // The chain's facts (fills, invalidations) decide too; only the API stream is guarded
+      // by its revision, as a cancellation racing a settlement is decided by the chain anyway.
+      const [recorded, onChain] = await Promise.all([
+        deps.ledger.readStream(streams.order(network.name, uid)),
+        deps.ledger.readStream(streams.orderOnChain(network.name, uid)),
+      ]);
+      const events = [...recorded, ...onChain].map((e) => upcast(e.type, e.version, e.data));
+      return { uid, state: foldOrder(events), revision: BigInt(recorded.length - 1) };
     }),
   );
   const decision = decideCancellation({

@@ -119,6 +119,34 @@ export interface PreSignatureSetV1 {
   chain: ChainCoordinates;
 }
 
+/** One `Settlement` log of the settlement contract: a solver settled a batch in `chain.txHash`. */
+export interface SettlementObservedV1 {
+  network: string;
+  solver: Address;
+  /** The block's timestamp, ISO 8601 UTC. */
+  settledAt: string;
+  chain: ChainCoordinates;
+}
+
+/** The chain facts the indexer records; a reorg can take any of them back. */
+export type ChainFact =
+  | { type: 'TradeSettled'; data: TradeSettledV1 }
+  | { type: 'OrderCancelled'; data: OrderCancelledV1 & { chain: ChainCoordinates } }
+  | { type: 'PreSignatureSet'; data: PreSignatureSetV1 }
+  | { type: 'SettlementObserved'; data: SettlementObservedV1 };
+
+/**
+ * The compensating event of a reorg: the log behind `reverted` is no longer on the canonical
+ * chain, so everything derived from it is undone. Appended to the stream of the reverted fact.
+ */
+export interface ChainFactRevertedV1 {
+  network: string;
+  /** The ledger id of the event it takes back. */
+  revertedEventId: string;
+  reverted: ChainFact;
+  reason: 'reorg';
+}
+
 export interface AppDataRegisteredV1 {
   network: string;
   hash: Hex;
@@ -131,6 +159,8 @@ export interface EventPayloads {
   OrderCancelled: OrderCancelledV1;
   TradeSettled: TradeSettledV1;
   PreSignatureSet: PreSignatureSetV1;
+  SettlementObserved: SettlementObservedV1;
+  ChainFactReverted: ChainFactRevertedV1;
   AppDataRegistered: AppDataRegisteredV1;
 }
 
@@ -142,6 +172,8 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   OrderCancelled: 1,
   TradeSettled: 1,
   PreSignatureSet: 1,
+  SettlementObserved: 1,
+  ChainFactReverted: 1,
   AppDataRegistered: 1,
 };
 
@@ -152,9 +184,40 @@ export type DomainEvent = {
 
 /** Stream names. Each network's data is its own, so every stream name carries the network. */
 export const streams = {
+  /** What the API decided about an order: its placement and signed cancellations. */
   order: (network: string, uid: OrderUid): string => `order-${network}-${uid}`,
+  /**
+   * What the chain says about an order: trades, pre-signatures, invalidations. Its own stream,
+   * because the chain may speak of a UID before the order is placed (a pre-signature comes
+   * first by design), and the placement's `noStream` append must still find the order stream
+   * new.
+   */
+  orderOnChain: (network: string, uid: OrderUid): string => `onchain-${network}-${uid}`,
+  /** The `Settlement` logs of one transaction. */
+  settlement: (network: string, txHash: Hex): string => `settlement-${network}-${txHash}`,
   appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
 } as const;
 
 /** Every stream batchbook writes starts with one of these prefixes (used by subscription filters). */
-export const STREAM_PREFIXES = ['order-', 'appdata-'] as const;
+export const STREAM_PREFIXES = ['order-', 'onchain-', 'settlement-', 'appdata-'] as const;
+
+/** The stream each event belongs to: the API's facts and the chain's facts never share one. */
+export function streamOf(event: DomainEvent): string {
+  switch (event.type) {
+    case 'OrderPlaced':
+      return streams.order(event.data.network, event.data.uid);
+    case 'OrderCancelled':
+      return event.data.source === 'api'
+        ? streams.order(event.data.network, event.data.uid)
+        : streams.orderOnChain(event.data.network, event.data.uid);
+    case 'TradeSettled':
+    case 'PreSignatureSet':
+      return streams.orderOnChain(event.data.network, event.data.uid);
+    case 'SettlementObserved':
+      return streams.settlement(event.data.network, event.data.chain.txHash);
+    case 'ChainFactReverted':
+      return streamOf(event.data.reverted);
+    case 'AppDataRegistered':
+      return streams.appData(event.data.network, event.data.hash);
+  }
+}

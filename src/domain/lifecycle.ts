@@ -10,10 +10,12 @@
 import type {
   Address,
   ChainCoordinates,
+  ChainFact,
   DomainEvent,
   OrderCancelledV1,
   OrderPlacedV1,
   OrderUid,
+  PreSignatureSetV1,
   TradeSettledV1,
 } from './events.js';
 import type { OrderRejection } from './errors.js';
@@ -26,15 +28,14 @@ export interface OrderState {
   executedSellAmount: bigint;
   executedBuyAmount: bigint;
   executedFeeAmount: bigint;
+  /** The trades still on the canonical chain. */
   trades: readonly TradeSettledV1[];
-  /** The first cancellation, off-chain or on-chain; later ones change nothing about it. */
+  /** The first signed (API) cancellation; later ones change nothing about it. */
   cancellation: OrderCancelledV1 | null;
-  cancelledBy: Address | null;
-  /** Invalidated on chain (`invalidateOrder`), whichever cancellation came first. */
-  invalidatedOnChain: boolean;
-  /** The latest pre-signature by chain position; null when none was ever seen. */
-  preSignature: boolean | null;
-  preSignatureAt: ChainCoordinates | null;
+  /** `invalidateOrder` calls still on the canonical chain: irreversible but for a reorg. */
+  invalidations: readonly OrderCancelledV1[];
+  /** The pre-signature logs still on the canonical chain; the latest by position counts. */
+  preSignatures: readonly PreSignatureSetV1[];
 }
 
 function placedState(placed: OrderPlacedV1): OrderState {
@@ -47,16 +48,56 @@ function placedState(placed: OrderPlacedV1): OrderState {
     executedFeeAmount: 0n,
     trades: [],
     cancellation: null,
-    cancelledBy: null,
-    invalidatedOnChain: false,
-    preSignature: null,
-    preSignatureAt: null,
+    invalidations: [],
+    preSignatures: [],
   };
 }
 
-/** Whether chain position `a` is at or after `b`; at a tie the later-recorded fact wins. */
-function atOrAfter(a: ChainCoordinates, b: ChainCoordinates): boolean {
-  return a.blockNumber !== b.blockNumber ? a.blockNumber > b.blockNumber : a.logIndex >= b.logIndex;
+/** Whether two facts come from the same log: a log is its block hash and index. */
+export function sameLog(a: ChainCoordinates, b: ChainCoordinates): boolean {
+  return a.blockHash === b.blockHash && a.logIndex === b.logIndex;
+}
+
+/** Whether chain position `a` is after `b`. */
+function after(a: ChainCoordinates, b: ChainCoordinates): boolean {
+  return a.blockNumber !== b.blockNumber ? a.blockNumber > b.blockNumber : a.logIndex > b.logIndex;
+}
+
+/** The latest pre-signature by chain position; null when none is on the canonical chain. */
+export function latestPreSignature(state: OrderState): boolean | null {
+  let latest: PreSignatureSetV1 | null = null;
+  for (const p of state.preSignatures) if (!latest || after(p.chain, latest.chain)) latest = p;
+  return latest?.signed ?? null;
+}
+
+function addTrade(state: OrderState, trade: TradeSettledV1, sign: 1n | -1n): OrderState {
+  return {
+    ...state,
+    executedSellAmount: state.executedSellAmount + sign * BigInt(trade.sellAmount),
+    executedBuyAmount: state.executedBuyAmount + sign * BigInt(trade.buyAmount),
+    executedFeeAmount: state.executedFeeAmount + sign * BigInt(trade.feeAmount),
+  };
+}
+
+/** Undoes a fact a reorg took off the canonical chain (a no-op if it was never applied). */
+function revert(state: OrderState, fact: ChainFact): OrderState {
+  const at = fact.data.chain;
+  switch (fact.type) {
+    case 'TradeSettled': {
+      const trades = state.trades.filter((t) => !sameLog(t.chain, at));
+      if (trades.length === state.trades.length) return state;
+      return { ...addTrade(state, fact.data, -1n), trades };
+    }
+    case 'OrderCancelled':
+      return {
+        ...state,
+        invalidations: state.invalidations.filter((c) => !c.chain || !sameLog(c.chain, at)),
+      };
+    case 'PreSignatureSet':
+      return { ...state, preSignatures: state.preSignatures.filter((p) => !sameLog(p.chain, at)) };
+    case 'SettlementObserved':
+      return state;
+  }
 }
 
 /**
@@ -69,38 +110,28 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
   switch (event.type) {
     case 'OrderPlaced':
     case 'AppDataRegistered':
+    case 'SettlementObserved':
       return state;
     case 'TradeSettled':
-      return {
-        ...state,
-        executedSellAmount: state.executedSellAmount + BigInt(event.data.sellAmount),
-        executedBuyAmount: state.executedBuyAmount + BigInt(event.data.buyAmount),
-        executedFeeAmount: state.executedFeeAmount + BigInt(event.data.feeAmount),
-        trades: [...state.trades, event.data],
-      };
-    case 'OrderCancelled': {
-      const onChain = state.invalidatedOnChain || event.data.source === 'chain';
-      if (state.cancellation !== null) return { ...state, invalidatedOnChain: onChain };
-      return {
-        ...state,
-        cancellation: event.data,
-        cancelledBy: event.data.by,
-        invalidatedOnChain: onChain,
-      };
-    }
-    case 'PreSignatureSet':
-      if (state.preSignatureAt !== null && !atOrAfter(event.data.chain, state.preSignatureAt)) {
-        return state;
+      return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };
+    case 'OrderCancelled':
+      if (event.data.source === 'chain') {
+        return { ...state, invalidations: [...state.invalidations, event.data] };
       }
-      return { ...state, preSignature: event.data.signed, preSignatureAt: event.data.chain };
+      return state.cancellation === null ? { ...state, cancellation: event.data } : state;
+    case 'PreSignatureSet':
+      return { ...state, preSignatures: [...state.preSignatures, event.data] };
+    case 'ChainFactReverted':
+      return revert(state, event.data.reverted);
   }
 }
 
 /**
- * The order's state from its stream, or null when it was never placed. Chain facts recorded
- * before the placement still count (a pre-signature can be set on chain before the order
- * reaches the API): every fact but the cancellation order commutes, so the fold starts from
- * the placement and then takes the other events in stream order.
+ * The order's state from its events (its API stream and its on-chain stream, in any
+ * interleaving), or null when it was never placed. Chain facts recorded before the placement
+ * still count (a pre-signature can be set on chain before the order reaches the API): every
+ * fact commutes with the others but the first API cancellation and a fact's own revert, which
+ * always follows it in its stream.
  */
 export function foldOrder(events: readonly DomainEvent[]): OrderState | null {
   const placement = events.find((e) => e.type === 'OrderPlaced');
@@ -120,8 +151,9 @@ export function statusInputs(state: OrderState): StatusInputs {
     executedSellAmount: state.executedSellAmount,
     executedBuyAmount: state.executedBuyAmount,
     executedFeeAmount: state.executedFeeAmount,
-    invalidated: state.cancellation !== null,
-    presignaturePending: state.placed.signingScheme === 'presign' && state.preSignature !== true,
+    invalidated: state.cancellation !== null || state.invalidations.length > 0,
+    presignaturePending:
+      state.placed.signingScheme === 'presign' && latestPreSignature(state) !== true,
   };
 }
 

@@ -16,6 +16,8 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   OrderCancelled: [],
   TradeSettled: [],
   PreSignatureSet: [],
+  SettlementObserved: [],
+  ChainFactReverted: [],
   AppDataRegistered: [],
 };
 

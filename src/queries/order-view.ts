@@ -44,6 +44,8 @@ export interface ApiOrder extends OrderData {
   executedFee: string;
   executedFeeToken: Address;
   fullAppData: string | null;
+  /** Only for an order invalidated on chain: the account that called `invalidateOrder`. */
+  onchainUser?: Address;
   /** Only when the app data sets metadata.validFrom. */
   validFrom?: number;
   settlementContract: Address;
@@ -85,10 +87,14 @@ export interface OrderViewRow {
   executed_buy_amount: string;
   executed_fee_amount: string;
   invalidated: boolean;
+  onchain_user: Address | null;
   presignature_pending: boolean;
 }
 
-/** The SELECT list for `OrderViewRow` over `orders o LEFT JOIN presignatures p`. */
+/**
+ * The SELECT list for `OrderViewRow` over `orders o`, its chain state `c` and its latest
+ * pre-signature `p` (see `orderSources`).
+ */
 export function orderColumns(withQuote: boolean): string {
   return `o.uid, o.owner,
     to_char(o.creation_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS creation_date,
@@ -98,12 +104,25 @@ export function orderColumns(withQuote: boolean): string {
     o.partially_fillable, o.sell_token_balance, o.buy_token_balance, o.full_app_data,
     o.valid_from::text AS valid_from,${withQuote ? ' o.quote,' : ''} o.interactions,
     o.settlement_contract,
-    o.executed_sell_amount::text AS executed_sell_amount,
-    (o.executed_sell_amount - o.executed_fee_amount)::text AS executed_sell_amount_before_fees,
-    o.executed_buy_amount::text AS executed_buy_amount,
-    o.executed_fee_amount::text AS executed_fee_amount,
-    (o.cancellation_date IS NOT NULL OR o.invalidated_onchain) AS invalidated,
+    COALESCE(c.executed_sell_amount, 0)::text AS executed_sell_amount,
+    COALESCE(c.executed_sell_amount - c.executed_fee_amount, 0)::text
+      AS executed_sell_amount_before_fees,
+    COALESCE(c.executed_buy_amount, 0)::text AS executed_buy_amount,
+    COALESCE(c.executed_fee_amount, 0)::text AS executed_fee_amount,
+    (o.cancellation_date IS NOT NULL OR COALESCE(c.onchain_invalidations, 0) > 0) AS invalidated,
+    c.onchain_user,
     (o.signing_scheme = 'presign' AND NOT COALESCE(p.signed, false)) AS presignature_pending`;
+}
+
+/** `FROM` for `orderColumns`: the order, its chain state, and (presign only) its latest pre-signature. */
+export function orderSources(table: (name: string) => string): string {
+  return `FROM ${table('orders')} o
+    LEFT JOIN ${table('order_chain_state')} c ON c.network = o.network AND c.uid = o.uid
+    LEFT JOIN LATERAL (
+      SELECT e.signed FROM ${table('presignature_events')} e
+      WHERE o.signing_scheme = 'presign' AND e.network = o.network AND e.uid = o.uid
+      ORDER BY e.block_number DESC, e.log_index DESC LIMIT 1
+    ) p ON true`;
 }
 
 function quoteView(quote: ApiOrderQuote, status: OrderStatus): ApiOrderQuote {
@@ -171,6 +190,7 @@ export function toApiOrder(row: OrderViewRow, nowSeconds: number): ApiOrder {
     signature: row.signature,
     interactions: row.interactions,
   };
+  if (row.onchain_user !== null) order.onchainUser = row.onchain_user;
   if (row.valid_from !== null) order.validFrom = Number(row.valid_from);
   if (row.quote) order.quote = quoteView(row.quote, status);
   return order;

@@ -7,7 +7,13 @@ import type { Knex } from 'knex';
 import type { Address, OrderUid } from '../domain/events.js';
 import { createCoalescer } from './coalescer.js';
 import { preparedRows } from './prepared.js';
-import { orderColumns, toApiOrder, type ApiOrder, type OrderViewRow } from './order-view.js';
+import {
+  orderColumns,
+  orderSources,
+  toApiOrder,
+  type ApiOrder,
+  type OrderViewRow,
+} from './order-view.js';
 import { table } from './schema.js';
 
 export interface OrderQueries {
@@ -25,8 +31,7 @@ export interface OrderQueries {
 }
 
 export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
-  const from = `FROM ${table(schema, 'orders')} o
-    LEFT JOIN ${table(schema, 'presignatures')} p ON p.network = o.network AND p.uid = o.uid`;
+  const from = orderSources((name) => table(schema, name));
   const single = `SELECT ${orderColumns(true)} ${from}`;
   // An array binding reaches node-postgres as one text[] parameter.
   const byUidsSql = `${single} WHERE o.network = ? AND o.uid = ANY(?::text[])`;

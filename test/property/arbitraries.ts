@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type {
   Address,
   ChainCoordinates,
+  ChainFact,
   DomainEvent,
   Hex,
   OrderData,
@@ -132,5 +133,25 @@ export function preSignature(uid: Hex, signed: boolean, at: ChainCoordinates): D
   return {
     type: 'PreSignatureSet',
     data: { network: 'mainnet', uid, owner: OWNER, signed, chain: at },
+  };
+}
+
+/** The compensating event a reorg appends for `fact` (a TradeSettled, PreSignatureSet or chain OrderCancelled). */
+export function reverted(fact: DomainEvent): DomainEvent {
+  if (
+    fact.type !== 'TradeSettled' &&
+    fact.type !== 'PreSignatureSet' &&
+    fact.type !== 'OrderCancelled'
+  ) {
+    throw new Error(`${fact.type} is not a chain fact`);
+  }
+  return {
+    type: 'ChainFactReverted',
+    data: {
+      network: fact.data.network,
+      revertedEventId: `reverted-${fact.type}`,
+      reverted: fact as ChainFact,
+      reason: 'reorg',
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * DESIGN.md §5: the read models built live equal the ones a replay builds. Random ledgers of
- * placements, fills, cancellations, pre-signatures, app data and unknown events are projected
+ * placements, fills, cancellations, pre-signatures, reorg reverts, app data and unknown events are projected
  * live (with random batch sizes, while the events are still being appended) and replayed (with
  * another random batch size); every projector's tables must then hold exactly the same rows.
  */
@@ -13,6 +13,7 @@ import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import {
   EVENT_VERSIONS,
+  type ChainFact,
   type EventPayloads,
   type EventType,
   type OrderPlacedV1,
@@ -22,6 +23,7 @@ import {
   appDataRegistered,
   openTestDatabase,
   orderCancelled,
+  onChainInvalidation,
   orderPlaced,
   preSignatureSet,
   streamOf,
@@ -63,10 +65,11 @@ const presign = fc.record({
   // Beyond the orders placed so far: a UID pre-signed on chain before (or without) placement.
   target: fc.nat({ max: 3 }),
   signed: fc.boolean(),
-  // Few coordinates, so that logs at equal and at older coordinates come up.
+  // Few blocks, so that logs in equal and in older blocks come up (the log index is unique).
   block: fc.nat({ max: 1 }),
-  logIndex: fc.nat({ max: 1 }),
 });
+/** A reorg takes back one of the chain facts recorded so far. */
+const revert = fc.record({ kind: fc.constant('revert' as const), target: fc.nat() });
 const registered = fc.record({
   kind: fc.constant('appData' as const),
   network,
@@ -78,6 +81,7 @@ const action = fc.oneof(
   { arbitrary: trade, weight: 2 },
   { arbitrary: cancel, weight: 2 },
   { arbitrary: presign, weight: 3 },
+  { arbitrary: revert, weight: 2 },
   { arbitrary: registered, weight: 1 },
   { arbitrary: fc.constant({ kind: 'unknown' as const }), weight: 1 },
 );
@@ -96,6 +100,11 @@ const documents = [
 function events(actions: readonly Action[]): (Event | 'unknown')[] {
   const placed: OrderPlacedV1[] = [];
   const out: (Event | 'unknown')[] = [];
+  const facts: ChainFact[] = [];
+  const record = (fact: ChainFact) => {
+    facts.push(fact);
+    out.push(fact);
+  };
   for (const a of actions) {
     const target = 'target' in a ? placed[a.target % Math.max(placed.length, 1)] : undefined;
     switch (a.kind) {
@@ -137,26 +146,39 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
         break;
       }
       case 'trade':
-        if (target) out.push({ type: 'TradeSettled', data: tradeSettled(target, a) });
+        if (target) {
+          record({ type: 'TradeSettled', data: tradeSettled(target, a, 100, out.length) });
+        }
         break;
       case 'cancel':
-        if (target)
-          out.push({
-            type: 'OrderCancelled',
-            data: orderCancelled(
-              target,
-              a.chain ? 'chain' : 'api',
-              `2025-01-02T00:00:0${out.length % 10}.000Z`,
-            ),
-          });
+        if (!target) break;
+        if (a.chain)
+          record({ type: 'OrderCancelled', data: onChainInvalidation(target, out.length) });
+        else {
+          const at = `2025-01-02T00:00:0${out.length % 10}.000Z`;
+          out.push({ type: 'OrderCancelled', data: orderCancelled(target, 'api', at) });
+        }
         break;
       case 'presign': {
         const order =
           a.target < placed.length ? placed[a.target]! : orderPlaced(1000 + (a.target % 3));
-        out.push({
+        record({
           type: 'PreSignatureSet',
-          data: preSignatureSet(order, a.signed, a.block, a.logIndex),
+          data: preSignatureSet(order, a.signed, a.block, out.length),
         });
+        break;
+      }
+      case 'revert': {
+        const fact = facts.splice(a.target % Math.max(facts.length, 1), 1)[0];
+        if (fact) {
+          const data = {
+            network: fact.data.network,
+            revertedEventId: 'x',
+            reverted: fact,
+            reason: 'reorg' as const,
+          };
+          out.push({ type: 'ChainFactReverted', data });
+        }
         break;
       }
       case 'appData': {

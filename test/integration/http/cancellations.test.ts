@@ -151,7 +151,7 @@ describe('HTTP: cancelling orders', () => {
       },
     };
     await service.ledger.append(
-      streams.order('devnet', signed.uid),
+      streams.orderOnChain('devnet', signed.uid),
       [
         {
           id: deterministicEventId('test-trade', signed.uid),
@@ -160,7 +160,7 @@ describe('HTTP: cancelling orders', () => {
           data: trade,
         },
       ],
-      0n,
+      'any',
     );
     await waitFor(async () => (await status(signed.uid)).status === 'fulfilled', {
       timeoutMs: 5000,

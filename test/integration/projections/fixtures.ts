@@ -7,8 +7,10 @@ import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import {
   EVENT_VERSIONS,
-  streams,
+  streamOf as domainStreamOf,
   type AppDataRegisteredV1,
+  type ChainCoordinates,
+  type DomainEvent,
   type EventPayloads,
   type EventType,
   type OrderCancelledV1,
@@ -132,14 +134,32 @@ export function orderCancelled(
   source: 'api' | 'chain',
   cancelledAt = '2025-01-01T02:00:00.000Z',
 ): OrderCancelledV1 {
+  return source === 'chain'
+    ? onChainInvalidation(placed, 1, cancelledAt)
+    : {
+        network: placed.network,
+        uid: placed.uid,
+        source,
+        reason: 'signed cancellation',
+        cancelledAt,
+        by: placed.owner,
+      };
+}
+
+/** An `invalidateOrder` log at block 200. */
+export function onChainInvalidation(
+  placed: OrderPlacedV1,
+  logIndex: number,
+  cancelledAt = '2025-01-01T02:00:00.000Z',
+): OrderCancelledV1 & { chain: ChainCoordinates } {
   return {
     network: placed.network,
     uid: placed.uid,
-    source,
-    reason: source === 'api' ? 'signed cancellation' : 'invalidateOrder',
+    source: 'chain',
+    reason: 'invalidateOrder',
     cancelledAt,
     by: placed.owner,
-    ...(source === 'chain' ? { chain: chain(200, 1) } : {}),
+    chain: chain(200, logIndex),
   };
 }
 
@@ -168,12 +188,7 @@ export function appDataRegistered(
 
 /** The stream an event of this type belongs to. */
 export function streamOf<T extends EventType>(type: T, data: EventPayloads[T]): string {
-  if (type === 'AppDataRegistered') {
-    const d = data as AppDataRegisteredV1;
-    return streams.appData(d.network, d.hash);
-  }
-  const d = data as { network: string; uid: OrderUid };
-  return streams.order(d.network, d.uid);
+  return domainStreamOf({ type, data } as DomainEvent);
 }
 
 /** Appends one event to its stream; returns its all-stream position. */

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
 import { migrateOrders } from '../../../projections/orders/migrations.js';
-import { orderColumns } from '../../../src/queries/order-view.js';
+import { orderColumns, orderSources } from '../../../src/queries/order-view.js';
 import { freshDatabase } from '../../support/postgres.js';
 
 describe('order lookup plan', () => {
@@ -35,7 +35,7 @@ describe('order lookup plan', () => {
       // Prepared statements run generic plans after a few executions: plan that case.
       await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
       await trx.raw(`PREPARE lookup(text, text[]) AS SELECT ${orderColumns(true)}
-        FROM read.orders o LEFT JOIN read.presignatures p ON p.network = o.network AND p.uid = o.uid
+        ${orderSources((name) => `read.${name}`)}
         WHERE o.network = $1 AND o.uid = ANY($2::text[])`);
       // EXPLAIN EXECUTE takes no bind parameters; the UIDs are hex read back from the table.
       const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(

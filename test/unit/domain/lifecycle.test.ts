@@ -4,6 +4,7 @@ import {
   decideCancellation,
   evolve,
   foldOrder,
+  latestPreSignature,
   statusInputs,
   type OrderState,
 } from '../../../src/domain/lifecycle.js';
@@ -15,6 +16,7 @@ import {
   chainAt,
   placed,
   preSignature,
+  reverted,
   sampleOrder,
   trade,
 } from '../../property/arbitraries.js';
@@ -75,22 +77,22 @@ describe('order lifecycle', () => {
       expect(statusOf(events)).to.equal('fulfilled');
     });
 
-    it('keeps the first cancellation, and remembers an on-chain invalidation either way', () => {
+    it('keeps the first signed cancellation, and every on-chain invalidation beside it', () => {
       const apiFirst = fold([
         placed(UID),
         cancelled(UID, 'api', OWNER),
         cancelled(UID, 'chain', OTHER),
+        cancelled(UID, 'api', OTHER),
       ]);
-      expect(apiFirst.cancellation?.source).to.equal('api');
-      expect(apiFirst.cancelledBy).to.equal(OWNER);
-      expect(apiFirst.invalidatedOnChain).to.equal(true);
+      expect(apiFirst.cancellation?.by).to.equal(OWNER);
+      expect(apiFirst.invalidations.map((c) => c.by)).to.deep.equal([OTHER]);
 
-      const chainFirst = fold([placed(UID), cancelled(UID, 'chain', OTHER), cancelled(UID, 'api')]);
-      expect(chainFirst.cancellation?.source).to.equal('chain');
-      expect(chainFirst.cancelledBy).to.equal(OTHER);
+      const chainOnly = fold([placed(UID), cancelled(UID, 'chain', OTHER)]);
+      expect(chainOnly.cancellation).to.equal(null);
+      expect(statusOf([placed(UID), cancelled(UID, 'chain', OTHER)])).to.equal('cancelled');
 
       const apiOnly = fold([placed(UID), cancelled(UID, 'api')]);
-      expect(apiOnly.invalidatedOnChain).to.equal(false);
+      expect(apiOnly.invalidations).to.have.length(0);
       expect(statusOf([placed(UID), cancelled(UID, 'api')])).to.equal('cancelled');
     });
 
@@ -104,13 +106,52 @@ describe('order lifecycle', () => {
         preSignature(UID, true, chainAt(5, 1)),
       ];
       expect(statusOf(revoked)).to.equal('presignaturePending');
-      expect(fold(revoked).preSignature).to.equal(false);
+      expect(latestPreSignature(fold(revoked))).to.equal(false);
       const sameBlock = [
         presign,
         preSignature(UID, true, chainAt(5, 3)),
         preSignature(UID, false, chainAt(5, 2)),
       ];
       expect(statusOf(sameBlock)).to.equal('open');
+    });
+
+    describe('after a reorg', () => {
+      it('takes back a trade and the amounts it executed', () => {
+        const fill = trade(UID, SELL, BUY, 0n, chainAt(3, 1));
+        expect(statusOf([placed(UID), fill])).to.equal('fulfilled');
+        const state = fold([placed(UID), fill, reverted(fill)]);
+        expect(state.executedSellAmount).to.equal(0n);
+        expect(state.trades).to.have.length(0);
+        expect(statusOf([placed(UID), fill, reverted(fill)])).to.equal('open');
+      });
+
+      it('takes back only the reverted log, not another at the same height', () => {
+        const one = trade(UID, SELL / 2n, BUY / 2n, 0n, chainAt(3, 1));
+        const other = trade(UID, SELL / 2n, BUY / 2n, 0n, chainAt(3, 2));
+        expect(fold([placed(UID), one, other, reverted(one)]).executedSellAmount).to.equal(
+          SELL / 2n,
+        );
+      });
+
+      it('restores the previous pre-signature when the latest one is reverted', () => {
+        const presign = placed(UID, { signingScheme: 'presign' });
+        const signed = preSignature(UID, true, chainAt(4, 0));
+        const unsigned = preSignature(UID, false, chainAt(5, 0));
+        expect(statusOf([presign, signed, unsigned, reverted(unsigned)])).to.equal('open');
+        expect(statusOf([presign, signed, reverted(signed)])).to.equal('presignaturePending');
+      });
+
+      it('reopens an order whose on-chain invalidation is reverted, but not a signed cancellation', () => {
+        const invalidation = cancelled(UID, 'chain', OWNER);
+        expect(statusOf([placed(UID), invalidation, reverted(invalidation)])).to.equal('open');
+        const both = [placed(UID), cancelled(UID, 'api'), invalidation, reverted(invalidation)];
+        expect(statusOf(both)).to.equal('cancelled');
+      });
+
+      it('ignores a revert of a fact it never saw', () => {
+        const fill = trade(UID, SELL, BUY, 0n, chainAt(3, 1));
+        expect(fold([placed(UID), reverted(fill)]).executedSellAmount).to.equal(0n);
+      });
     });
 
     it('counts a pre-signature recorded before the placement', () => {
