@@ -10,11 +10,11 @@
  */
 import type { Knex } from 'knex';
 
-export const LEADER_LOCK_SQL = 'SELECT pg_advisory_lock(hashtext($1), hashtext($2))';
 const LEADER = 'batchbook.projection.leader';
 const BATCH = 'batchbook.projection.batch';
 const MIGRATE = 'batchbook.projection.migrate';
 
+/** For src/postgres/leadership.ts. */
 export function leaderLockKey(schema: string, projector: string): [string, string] {
   return [LEADER, `${schema}.${projector}`];
 }

@@ -16,7 +16,8 @@ import type { Ledger, RecordedEvent, Subscription } from '../src/ledger/port.js'
 import { inBatchTransaction } from './batch-transaction.js';
 import { BatchReader } from './batches.js';
 import { readCheckpoints, VersionChangedError } from './checkpoints.js';
-import { requestLeadership, type Leadership } from './leadership.js';
+import { leaderLockKey } from './locks.js';
+import { requestLeadership, type Leadership } from '../src/postgres/leadership.js';
 import type { Projector } from './projector.js';
 
 export interface WorkerContext {
@@ -72,10 +73,14 @@ export class ProjectorWorker {
     const { schema } = this.ctx;
     const name = this.projector.name;
     for (let attempt = 0; !this.stopped;) {
-      const leadership = requestLeadership(this.ctx.connection, schema, name, (err) => {
-        if (!this.stopped) this.ctx.report(err, name);
-        this.interrupt();
-      });
+      const leadership = requestLeadership(
+        this.ctx.connection,
+        leaderLockKey(schema, name),
+        (err) => {
+          if (!this.stopped) this.ctx.report(err, name);
+          this.interrupt();
+        },
+      );
       this.leadership = leadership;
       try {
         await leadership.acquired;

@@ -27,6 +27,7 @@ export interface OrderCreationBody {
   signature: string;
   from?: string | null;
   quoteId?: number | null;
+  fullBalanceCheck?: boolean;
   appData: string;
   appDataHash?: string | null;
 }

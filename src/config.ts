@@ -18,6 +18,17 @@ export interface Config {
   logLevel: string;
   /** RPC URL per network name; a network with one is live. */
   rpcUrls: ReadonlyMap<string, string>;
+  /** The embedded anvil devnet, launched unless disabled or DEVNET_RPC_URL names another. */
+  devnet: { enabled: boolean; port: number };
+  rpc: { timeoutMs: number; retries: number };
+  indexer: {
+    pollIntervalMs: number;
+    maxBlockRange: number;
+    /** Per network: blocks to wait before indexing one. */
+    confirmations: ReadonlyMap<string, number>;
+    /** Per network: the first block to index; absent: the confirmed head at first start. */
+    startBlocks: ReadonlyMap<string, number>;
+  };
   denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
   validity: { min: number; maxMarket: number; maxLimit: number };
   appDataSizeLimit: number;
@@ -42,6 +53,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be within ${min}..${max}`);
   return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
 function url(env: Env, name: string, protocols: readonly string[]): string | null {
@@ -84,12 +103,31 @@ function ledgerConfig(env: Env): Config['ledger'] {
   throw new ConfigError('LEDGER', `must be "postgres" or "eventstoredb", got "${kind}"`);
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** The chain settings of every network: its RPC URL, confirmations and indexer start. */
+function chains(
+  env: Env,
+): Pick<Config, 'rpcUrls'> & Pick<Config['indexer'], 'confirmations' | 'startBlocks'> {
   const rpcUrls = new Map<string, string>();
+  const confirmations = new Map<string, number>();
+  const startBlocks = new Map<string, number>();
   for (const network of NETWORKS) {
-    const rpc = url(env, network.rpcUrlVariable, ['http:', 'https:', 'ws:', 'wss:']);
+    const prefix = network.name.toUpperCase();
+    const rpc = url(env, network.rpcUrlVariable, ['http:', 'https:']);
     if (rpc) rpcUrls.set(network.name, rpc);
+    // A local chain does not reorg by itself; public ones do, a few blocks deep.
+    const local = network.name === 'devnet';
+    confirmations.set(
+      network.name,
+      integer(env, `${prefix}_CONFIRMATIONS`, local ? 0 : 3, 0, 10_000),
+    );
+    const start = integer(env, `${prefix}_START_BLOCK`, local ? 0 : -1, 0, Number.MAX_SAFE_INTEGER);
+    if (start >= 0) startBlocks.set(network.name, start);
   }
+  return { rpcUrls, confirmations, startBlocks };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const { rpcUrls, confirmations, startBlocks } = chains(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -98,6 +136,20 @@ export function loadConfig(env: Env = process.env): Config {
     ledger: ledgerConfig(env),
     logLevel: env.LOG_LEVEL || 'info',
     rpcUrls,
+    devnet: {
+      enabled: boolean(env, 'DEVNET', true) && !rpcUrls.has('devnet'),
+      port: integer(env, 'DEVNET_PORT', 8545, 0, 65535),
+    },
+    rpc: {
+      timeoutMs: integer(env, 'RPC_TIMEOUT_MS', 10_000, 100, 600_000),
+      retries: integer(env, 'RPC_RETRIES', 3, 0, 20),
+    },
+    indexer: {
+      pollIntervalMs: integer(env, 'INDEXER_POLL_INTERVAL_MS', 1000, 10, 600_000),
+      maxBlockRange: integer(env, 'INDEXER_MAX_BLOCK_RANGE', 1000, 1, 1_000_000),
+      confirmations,
+      startBlocks,
+    },
     denyList: {
       accounts: addresses(env, 'DENY_LIST_ACCOUNTS'),
       tokens: addresses(env, 'DENY_LIST_TOKENS'),

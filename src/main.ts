@@ -2,6 +2,7 @@
  * The composition root for `npm start`: read the config, start the service, stop it cleanly on
  * SIGINT/SIGTERM. A bad configuration stops start-up with a message naming the variable.
  */
+import { describeDevnet } from './chain/devnet/devnet.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
@@ -19,7 +20,11 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const service = await startService(config, { logger });
-  logger.info({ url: service.url, dataDir: config.dataDir }, 'batchbook is serving');
+  if (service.devnet) console.log(`\n${describeDevnet(service.devnet.deployment)}\n`);
+  logger.info(
+    { url: service.url, dataDir: config.dataDir, live: [...config.rpcUrls.keys()] },
+    'batchbook is serving',
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {

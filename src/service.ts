@@ -7,8 +7,11 @@ import type { Server } from 'node:http';
 import knex from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { allProjectors } from '../projections/index.js';
 import { startProjections } from '../projections/runner.js';
+import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
+import { startLiveNetworks } from './chain/live-networks.js';
 import { createAppDataRegistry } from './commands/app-data-registry.js';
 import { cancelOrders } from './commands/cancel-orders.js';
 import { placeOrder } from './commands/place-order.js';
@@ -27,6 +30,8 @@ export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
   url: string;
   ledger: Ledger;
+  /** The embedded devnet, when this service launched one. */
+  devnet: Devnet | null;
   stop(): Promise<void>;
 }
 
@@ -71,6 +76,28 @@ export async function startService(
 
     const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 16 } });
     stack.push(() => db.destroy());
+
+    // The devnet's chain and the ledger start fresh together: an empty ledger forgets the chain.
+    const devnet = config.devnet.enabled
+      ? await startDevnet({
+          dataDir: config.dataDir,
+          port: config.devnet.port,
+          fresh: (await ledger.readAll(null, 1)).length === 0,
+        })
+      : null;
+    if (devnet) stack.push(() => devnet.stop());
+    const rpcUrls = new Map(config.rpcUrls);
+    if (devnet) rpcUrls.set('devnet', devnet.rpcUrl);
+    const chains = await startLiveNetworks({
+      rpcUrls,
+      rpc: config.rpc,
+      indexer: config.indexer,
+      ledger,
+      pool,
+      connection: dedicatedConnectionConfig(db),
+      logger,
+    });
+    stack.push(() => chains.stop());
     const projections = await startProjections({
       ledger,
       db,
@@ -91,6 +118,7 @@ export async function startService(
               denyList: config.denyList,
               validity: config.validity,
               appDataSizeLimit: config.appDataSizeLimit,
+              chain: chains.checks(network.name),
             },
             network,
             body,
@@ -117,6 +145,7 @@ export async function startService(
       version: config.version,
       logger,
       appDataSizeLimit: config.appDataSizeLimit,
+      liveNetworks: chains.names,
     };
 
     const server: Server = createHttpApp(deps).listen(config.port, config.host);
@@ -134,7 +163,7 @@ export async function startService(
     );
     const { port } = server.address() as AddressInfo;
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    return { url: `http://${host}:${port}`, ledger, stop };
+    return { url: `http://${host}:${port}`, ledger, devnet, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -21,7 +21,9 @@ import type { Network } from '../domain/networks.js';
 import { checkOrderRules, orderClass } from '../domain/order-rules.js';
 import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
 import type { OrderCreationBody } from '../../schemas/validators.js';
+import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { AppDataRegistry } from './app-data-registry.js';
+import { checkOrderOnChain } from './order-chain-checks.js';
 import { resolveOrderAppData } from './order-app-data.js';
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
@@ -33,6 +35,8 @@ export interface PlaceOrderDeps {
   denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
   validity: { min: number; maxMarket: number; maxLimit: number };
   appDataSizeLimit: number;
+  /** The network's chain reads; the HTTP layer refuses writes on a network that is not live. */
+  chain: OrderChainChecks;
 }
 
 export interface PlacedOrder {
@@ -110,6 +114,14 @@ export async function placeOrder(
     validity: deps.validity,
   });
   if (violation) reject(violation.errorType, violation.description);
+  await checkOrderOnChain(deps.chain, {
+    order,
+    owner,
+    scheme: body.signingScheme,
+    signature,
+    digest,
+    fullBalanceCheck: body.fullBalanceCheck ?? false,
+  });
 
   const registration = appData.needsRegistration
     ? await deps.appData.register(network.name, appData.hash, appData.document, now)

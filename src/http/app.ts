@@ -19,7 +19,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(cors);
 
   const perNetwork = new Router<NetworkState>({ prefix: '/:network' });
-  perNetwork.use(resolveNetwork);
+  perNetwork.use(resolveNetwork(deps.liveNetworks));
   for (const area of [ordersRouter(deps), appDataRouter(deps), metaRouter(deps)]) {
     perNetwork.use(area.routes());
   }

@@ -28,4 +28,6 @@ export interface HttpDeps {
   version: string;
   logger: Logger;
   appDataSizeLimit: number;
+  /** Networks with a chain connection; the others refuse writes. */
+  liveNetworks: ReadonlySet<string>;
 }

@@ -28,6 +28,7 @@ const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
   RateLimited: 429,
   InternalServerError: 500,
   NetworkNotLive: 503,
+  ChainUnavailable: 503,
 };
 
 export function statusOf(errorType: string): number {

@@ -1,4 +1,8 @@
-/** Resolves the `{network}` path segment; an unknown network is a JSON 404. */
+/**
+ * Resolves the `{network}` path segment: an unknown network is a JSON 404, and a write to a
+ * network that is not live (no RPC URL, so nothing on chain can be checked) is a 503 that names
+ * the variable to set. Reads serve the read models whatever the chain's state.
+ */
 import type { Middleware } from 'koa';
 import { networkByName, type Network } from '../domain/networks.js';
 import { ApiError } from './errors.js';
@@ -7,10 +11,21 @@ export interface NetworkState {
   network: Network;
 }
 
-export const resolveNetwork: Middleware<NetworkState> = async (ctx, next) => {
-  const name = (ctx as unknown as { params: Record<string, string> }).params.network ?? '';
-  const network = networkByName(name);
-  if (!network) throw new ApiError(404, 'NotFound', `unknown network "${name}"`);
-  ctx.state.network = network;
-  await next();
-};
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function resolveNetwork(liveNetworks: ReadonlySet<string>): Middleware<NetworkState> {
+  return async (ctx, next) => {
+    const name = (ctx as unknown as { params: Record<string, string> }).params.network ?? '';
+    const network = networkByName(name);
+    if (!network) throw new ApiError(404, 'NotFound', `unknown network "${name}"`);
+    if (!READS.has(ctx.method) && !liveNetworks.has(network.name)) {
+      throw new ApiError(
+        503,
+        'NetworkNotLive',
+        `${network.label} is not live on this server: set ${network.rpcUrlVariable} to its RPC URL`,
+      );
+    }
+    ctx.state.network = network;
+    await next();
+  };
+}

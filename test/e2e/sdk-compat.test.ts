@@ -31,6 +31,8 @@ import { ViemAdapter } from '@cowprotocol/sdk-viem-adapter';
 import { createPublicClient, http, keccak256, toBytes, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import type { Address } from '../../src/domain/events.js';
+import { sharedTestChain } from '../support/chain.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DEVNET = 31337 as SupportedChainId;
@@ -56,11 +58,17 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   let devnetApi: OrderBookApi;
   let mainnetApi: OrderBookApi;
 
-  /** A fresh account; signing is local (the RPC URL below is never contacted). */
-  function newTrader(): Trader {
+  /**
+   * A fresh account holding WETH approved to the vault relayer on the test chain (the devnet by
+   * default), which the service checks on submission. Signing is local.
+   */
+  async function newTrader(chainId?: number): Promise<Trader> {
     const key = generatePrivateKey();
+    const address = privateKeyToAccount(key).address;
+    const chain = await sharedTestChain(chainId);
+    await chain.fund(address.toLowerCase() as Address, chain.deployment.weth.address, 10n ** 19n);
     return {
-      address: privateKeyToAccount(key).address,
+      address,
       signer: new ViemAdapter({ provider, signer: key }).signer as unknown as Signer,
     };
   }
@@ -203,7 +211,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('accepts an eip712 order signed by OrderSigningUtils and answers with the SDK’s own UID', async () => {
-    const trader = newTrader();
+    const trader = await newTrader();
     const { uid, order, fullAppData } = await placeOrder(trader, EcdsaSigningScheme.EIP712);
     expect(uid).to.equal(await expectedUid(trader, order));
 
@@ -238,7 +246,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('accepts an ethsign order signed by the SDK and answers with the SDK’s own UID', async () => {
-    const trader = newTrader();
+    const trader = await newTrader();
     const { uid, order } = await placeOrder(trader, EcdsaSigningScheme.ETHSIGN);
     expect(uid).to.equal(await expectedUid(trader, order));
     const stored = await devnetApi.getOrder(uid);
@@ -251,8 +259,8 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('getOrders({owner}) lists exactly the owner’s orders', async () => {
-    const trader = newTrader();
-    const other = newTrader();
+    const trader = await newTrader();
+    const other = await newTrader();
     const first = await placeOrder(trader, EcdsaSigningScheme.EIP712);
     const second = await placeOrder(trader, EcdsaSigningScheme.ETHSIGN, {
       buyAmount: '1980000000000000000000',
@@ -267,7 +275,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('sendSignedOrderCancellations with an SDK-signed OrderCancellations cancels every listed order', async () => {
-    const trader = newTrader();
+    const trader = await newTrader();
     const a = await placeOrder(trader, EcdsaSigningScheme.EIP712);
     const b = await placeOrder(trader, EcdsaSigningScheme.EIP712, {
       sellAmount: '2000000000000000000',
@@ -297,7 +305,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('accepts an ethsign cancellation signed by the SDK', async () => {
-    const trader = newTrader();
+    const trader = await newTrader();
     const { uid } = await placeOrder(trader, EcdsaSigningScheme.ETHSIGN);
     const domain = await OrderSigningUtils.getDomain(DEVNET, devnetOptions);
     const signed = await contractsSignOrderCancellations(
@@ -315,7 +323,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('rejects a duplicate submission with errorType DuplicatedOrder', async () => {
-    const trader = newTrader();
+    const trader = await newTrader();
     const { uid, creation } = await placeOrder(trader, EcdsaSigningScheme.EIP712);
     const err = await rejection(devnetApi.sendOrder(creation));
     expect(err.response.status).to.equal(400);
@@ -325,8 +333,8 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('rejects a cancellation signed by another wallet with 401 WrongOwner and cancels nothing', async () => {
-    const trader = newTrader();
-    const intruder = newTrader();
+    const trader = await newTrader();
+    const intruder = await newTrader();
     const { uid } = await placeOrder(trader, EcdsaSigningScheme.EIP712);
     const signed = await OrderSigningUtils.signOrderCancellations(
       [uid],
@@ -343,8 +351,8 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('rejects an order whose `from` is not the signer with errorType InvalidSignature (seed §7.2)', async () => {
-    const trader = newTrader();
-    const impostor = newTrader();
+    const trader = await newTrader();
+    const impostor = await newTrader();
     const { fullAppData, hash } = appDataDocument();
     const order = unsignedOrder(trader, hash);
     const signed = await OrderSigningUtils.signOrder(order, DEVNET, impostor.signer, devnetOptions);
@@ -371,7 +379,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
   });
 
   it('works unchanged on mainnet (chain id 1, no settlement-contract override)', async () => {
-    const trader = newTrader();
+    const trader = await newTrader(SupportedChainId.MAINNET);
     const { fullAppData, hash } = appDataDocument();
     await mainnetApi.uploadAppData(hash, fullAppData);
     const order = unsignedOrder(trader, hash);

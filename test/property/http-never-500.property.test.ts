@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { http, startTestService, type TestService } from '../support/service.js';
-import { CHAIN_ID, EMPTY_APP_DATA_HASH, newWallet, signOrder } from '../support/signing.js';
+import { fundedWallet } from '../support/owners.js';
+import { CHAIN_ID, EMPTY_APP_DATA_HASH, signOrder } from '../support/signing.js';
 
 describe('property: client mistakes never get a 500 and never write', function () {
   this.timeout(120_000);
@@ -15,7 +16,7 @@ describe('property: client mistakes never get a 500 and never write', function (
 
   before(async () => {
     service = await startTestService();
-    const signed = await signOrder(newWallet(), CHAIN_ID.devnet);
+    const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet);
     template = signed.body;
     templateUid = signed.uid;
   });

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
+import { sharedTestChain } from './chain.js';
 import { freshDatabase } from './postgres.js';
 
 export interface TestService {
@@ -17,6 +18,8 @@ export interface TestService {
   /** Base URL of the mainnet order book (chain id 1). */
   mainnet: string;
   ledger: Ledger;
+  /** The service's database, to start another service on the same ledger. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -25,14 +28,21 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   /** The service's clock; see `controlledClock`. */
   clock?: () => Date;
+  /** An existing database (a restart); default: a fresh one. */
+  databaseUrl?: string;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const databaseUrl = options.databaseUrl ?? (await freshDatabase());
   const config = loadConfig({
+    // The devnet and mainnet are the test run's shared local chains (anvil), polled briskly.
+    DEVNET_RPC_URL: (await sharedTestChain()).rpcUrl,
+    MAINNET_RPC_URL: (await sharedTestChain(1)).rpcUrl,
+    INDEXER_POLL_INTERVAL_MS: '50',
     ...options.env,
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: await freshDatabase(),
+    DATABASE_URL: databaseUrl,
   });
   const service = await startService(config, {
     logger: createLogger('silent'),
@@ -43,6 +53,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     devnet: `${service.url}/devnet`,
     mainnet: `${service.url}/mainnet`,
     ledger: service.ledger,
+    databaseUrl,
     stop: () => service.stop(),
   };
 }

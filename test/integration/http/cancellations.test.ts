@@ -20,6 +20,7 @@ import {
   signCancellations,
   signOrder,
 } from '../../support/signing.js';
+import { fundedWallet } from '../../support/owners.js';
 import { waitFor } from '../../support/wait.js';
 import type { Wallet } from 'ethers';
 
@@ -52,7 +53,7 @@ describe('HTTP: cancelling orders', () => {
   const cancelBulk = (body: unknown) => http<string | ErrorBody>('DELETE', orders, body);
 
   it('cancels several orders of one owner with one EIP-712 signature', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const uids = [await placed(wallet), await placed(wallet)];
     const response = await cancelBulk(await signCancellations(wallet, CHAIN_ID.devnet, uids));
     expect(response.status).to.equal(200);
@@ -63,7 +64,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('cancels with an ethsign signature and with the single-order endpoint', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const bulk = await placed(wallet);
     const body = await signCancellations(wallet, CHAIN_ID.devnet, [bulk], 'ethsign');
     expect((await cancelBulk(body)).status).to.equal(200);
@@ -77,7 +78,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('refuses a signature by anyone but the owner (401 WrongOwner) and changes nothing', async () => {
-    const owner = newWallet();
+    const owner = await fundedWallet();
     const uid = await placed(owner);
     const response = await cancelBulk(await signCancellations(newWallet(), CHAIN_ID.devnet, [uid]));
     expect(response.status).to.equal(401);
@@ -86,8 +87,8 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('is all or nothing: orders of two owners signed by one cancel neither', async () => {
-    const alice = newWallet();
-    const bob = newWallet();
+    const alice = await fundedWallet();
+    const bob = await fundedWallet();
     const uids = [await placed(alice), await placed(bob)];
     const response = await cancelBulk(await signCancellations(alice, CHAIN_ID.devnet, uids));
     expect(response.status).to.equal(401);
@@ -95,7 +96,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('answers OrderNotFound (404) when any listed order is unknown, cancelling none', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const known = await placed(wallet);
     const unknown = `0x${'ab'.repeat(56)}`;
     const body = await signCancellations(wallet, CHAIN_ID.devnet, [known, unknown]);
@@ -106,7 +107,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('answers AlreadyCancelled for a second cancellation', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const uid = await placed(wallet);
     const body = await signCancellations(wallet, CHAIN_ID.devnet, [uid]);
     expect((await cancelBulk(body)).status).to.equal(200);
@@ -116,7 +117,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('answers OnChainOrder for a presign order', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const presign = presignOrder(wallet.address, CHAIN_ID.devnet);
     expect((await http('POST', orders, presign.body)).status).to.equal(201);
     const response = await cancelBulk(
@@ -127,7 +128,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('answers OrderFullyExecuted for a filled order', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const signed = await signOrder(wallet, CHAIN_ID.devnet);
     expect((await http('POST', orders, signed.body)).status).to.equal(201);
     // A trade as the chain indexer records it: the order's full sell amount.
@@ -173,7 +174,7 @@ describe('HTTP: cancelling orders', () => {
   });
 
   it('answers OrderExpired once validTo has passed', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const uid = await placed(wallet, 120);
     clock.advance(121);
     expect((await status(uid)).status).to.equal('expired');

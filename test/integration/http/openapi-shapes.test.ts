@@ -26,6 +26,7 @@ import {
   type SignOrderOptions,
   type SignedOrder,
 } from '../../support/signing.js';
+import { fundedWallet } from '../../support/owners.js';
 
 const CHAIN = CHAIN_ID.devnet;
 
@@ -59,12 +60,16 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
   });
 
   // validTo follows the service's clock, which the expiry test moves forward.
-  const sign = (
-    wallet: Wallet = newWallet(),
+  const sign = async (
+    wallet?: Wallet,
     overrides: Partial<OrderParams> = {},
     scheme: 'eip712' | 'ethsign' = 'eip712',
     options: SignOrderOptions = {},
-  ) => signOrder(wallet, CHAIN, overrides, scheme, { nowSeconds: clock.nowSeconds(), ...options });
+  ) =>
+    signOrder(wallet ?? (await fundedWallet()), CHAIN, overrides, scheme, {
+      nowSeconds: clock.nowSeconds(),
+      ...options,
+    });
 
   async function place(signed: SignedOrder): Promise<string> {
     const res = await http('POST', `${base}/api/v1/orders`, signed.body);
@@ -91,7 +96,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
   }
 
   async function cancelledOrder(): Promise<{ wallet: Wallet; uid: string }> {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const uid = await place(await sign(wallet));
     expectCancelled(await cancelAll(wallet, [uid]));
     return { wallet, uid };
@@ -105,7 +110,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
 
   describe('orders', () => {
     it('POST /api/v1/orders: 201 with the UID, for every accepted body form', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       await place(await sign(wallet));
       await place(await sign(wallet, { sellAmount: '2' }, 'ethsign'));
       await place(await sign(wallet, { sellAmount: '3' }, 'eip712', { appDataForm: 'full' }));
@@ -114,7 +119,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('GET /api/v1/orders/{uid}: an open order', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const signed = await sign(wallet);
       const order = await getOrder(await place(signed));
       expect(order).to.include({
@@ -148,7 +153,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('DELETE /api/v1/orders/{uid}: 200 "Cancelled", then the order is cancelled', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const uid = await place(await sign(wallet));
       expectCancelled(
         await http(
@@ -161,7 +166,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('GET /api/v1/orders/{uid}: expired once the service clock passes validTo', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const uid = await place(await sign(wallet, { validTo: clock.nowSeconds() + 120 }));
       expect(await getOrder(uid)).to.include({ status: 'open' });
       clock.advance(121);
@@ -169,7 +174,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('POST /api/v1/orders/by_uids: an array of {order} for the known UIDs only', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const open = await place(await sign(wallet));
       const { uid: cancelled } = await cancelledOrder();
       const { uid: pending } = await presignPending();
@@ -193,11 +198,11 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('GET /api/v1/account/{owner}/orders: Order[] of that owner', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const open = await place(await sign(wallet));
       const cancelled = await place(await sign(wallet, { sellAmount: '5' }));
       expectCancelled(await cancelAll(wallet, [cancelled]));
-      await place(await sign(newWallet()));
+      await place(await sign(await fundedWallet()));
 
       const res = await http<ApiOrder[]>('GET', `${base}/api/v1/account/${wallet.address}/orders`);
       expect(res.status, res.text).to.equal(200);
@@ -259,7 +264,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     }
 
     it('POST /api/v1/orders 400s are OrderPostError', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const placed = await sign(wallet);
       await place(placed);
       await postError(placed.body, 'DuplicatedOrder');
@@ -291,7 +296,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     }
 
     it('DELETE /api/v1/orders errors are OrderCancellationError', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const uid = await place(await sign(wallet));
       await cancelError(await cancelAll(newWallet(), [uid]), 401, 'WrongOwner');
       await cancelError(await cancelAll(wallet, [`0x${'cd'.repeat(56)}`]), 404, 'OrderNotFound');
@@ -313,7 +318,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
     });
 
     it('DELETE /api/v1/orders/{uid} of an expired order is OrderExpired', async () => {
-      const wallet = newWallet();
+      const wallet = await fundedWallet();
       const uid = await place(await sign(wallet, { validTo: clock.nowSeconds() + 90 }));
       clock.advance(91);
       const res = await http(

@@ -15,6 +15,7 @@ import {
   type OrderParams,
   type SignOrderOptions,
 } from '../../support/signing.js';
+import { fundedWallet } from '../../support/owners.js';
 
 type ErrorBody = { errorType: string; description: string };
 type Order = Record<string, unknown>;
@@ -41,7 +42,13 @@ describe('HTTP: placing orders', () => {
     options: SignOrderOptions = {},
   ) {
     const before = (await service.ledger.readAll(null, 10_000)).length;
-    const signed = await signOrder(newWallet(), CHAIN_ID.devnet, overrides, 'eip712', options);
+    const signed = await signOrder(
+      await fundedWallet(),
+      CHAIN_ID.devnet,
+      overrides,
+      'eip712',
+      options,
+    );
     const response = await place(signed.body);
     expect(response.status, JSON.stringify(response.body)).to.equal(400);
     expect((response.body as ErrorBody).errorType).to.equal(errorType);
@@ -50,7 +57,7 @@ describe('HTTP: placing orders', () => {
   }
 
   it('accepts an EIP-712 order: 201 with the UID, readable at once with every field', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const signed = await signOrder(wallet, CHAIN_ID.devnet, { receiver: TOKENS.USDC });
     const response = await place(signed.body);
     expect(response.status).to.equal(201);
@@ -85,7 +92,7 @@ describe('HTTP: placing orders', () => {
   });
 
   it('accepts an ethsign order', async () => {
-    const signed = await signOrder(newWallet(), CHAIN_ID.devnet, {}, 'ethsign');
+    const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, {}, 'ethsign');
     const response = await place(signed.body);
     expect(response.status).to.equal(201);
     const read = await http<Order>('GET', `${orders}/${signed.uid}`);
@@ -93,7 +100,7 @@ describe('HTTP: placing orders', () => {
   });
 
   it('accepts the legacy hash form of appData for a registered or empty document', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const empty = await signOrder(wallet, CHAIN_ID.devnet, {}, 'eip712', { appDataForm: 'hash' });
     expect((await place(empty.body)).status).to.equal(201);
 
@@ -110,31 +117,31 @@ describe('HTTP: placing orders', () => {
 
   it('registers inline app data so that it can be read back by its hash', async () => {
     const document = '{"appCode":"inline","metadata":{}}';
-    const signed = await signOrder(newWallet(), CHAIN_ID.devnet, { appData: document });
+    const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { appData: document });
     expect((await place(signed.body)).status).to.equal(201);
     const read = await http('GET', `${service.devnet}/api/v1/app_data/${signed.appDataHash}`);
     expect(read.body).to.deep.equal({ fullAppData: document });
   });
 
-  it('starts presign orders as presignaturePending and accepts eip1271 in shape', async () => {
+  it('starts presign orders as presignaturePending and checks eip1271 owners on chain', async () => {
     const owner = newWallet().address;
     const presign = presignOrder(owner, CHAIN_ID.devnet);
     expect((await place(presign.body)).status).to.equal(201);
     const read = await http<Order>('GET', `${orders}/${presign.uid}`);
     expect(read.body).to.include({ status: 'presignaturePending', signature: '0x' });
 
-    const contract = newWallet().address;
+    // An account without code validates nothing (contract owners: test/integration/chain/).
+    const notAContract = newWallet().address;
     const eip1271 = presignOrder(
-      contract,
+      notAContract,
       CHAIN_ID.devnet,
       {},
       {
         body: { signingScheme: 'eip1271', signature: '0xdeadbeef' },
       },
     );
-    expect((await place(eip1271.body)).status).to.equal(201);
-    const read1271 = await http<Order>('GET', `${orders}/${eip1271.uid}`);
-    expect(read1271.body).to.include({ status: 'open', owner: contract.toLowerCase() });
+    const refused = await place(eip1271.body);
+    expect((refused.body as ErrorBody).errorType).to.equal('InvalidEip1271Signature');
   });
 
   it('needs from for presign orders (MissingFrom)', async () => {
@@ -145,7 +152,7 @@ describe('HTTP: placing orders', () => {
   });
 
   it('rejects a second submission of the same order (DuplicatedOrder)', async () => {
-    const signed = await signOrder(newWallet(), CHAIN_ID.devnet);
+    const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet);
     expect((await place(signed.body)).status).to.equal(201);
     const again = await place(signed.body);
     expect(again.status).to.equal(400);
@@ -162,7 +169,7 @@ describe('HTTP: placing orders', () => {
       expect((response.body as ErrorBody).errorType).to.equal('InvalidSignature');
     });
     it('rejects a wrongly declared scheme', async () => {
-      const signed = await signOrder(newWallet(), CHAIN_ID.devnet, {}, 'eip712', {
+      const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, {}, 'eip712', {
         body: { signingScheme: 'ethsign' },
       });
       expect(((await place(signed.body)).body as ErrorBody).errorType).to.equal('InvalidSignature');
@@ -200,7 +207,7 @@ describe('HTTP: placing orders', () => {
     for (const [what, overrides, errorType] of cases) {
       it(`rejects ${what} (${errorType})`, async () => {
         if (errorType === 'Forbidden') {
-          const signed = await signOrder(newWallet(), CHAIN_ID.devnet, overrides);
+          const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, overrides);
           const response = await place(signed.body);
           expect(response.status).to.equal(403);
           expect((response.body as ErrorBody).errorType).to.equal('Forbidden');
@@ -224,7 +231,7 @@ describe('HTTP: placing orders', () => {
   });
 
   it('lists an owner’s orders newest first, paginated', async () => {
-    const wallet = newWallet();
+    const wallet = await fundedWallet();
     const uids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const signed = await signOrder(wallet, CHAIN_ID.devnet, { sellAmount: String(1000 + i) });
@@ -246,7 +253,7 @@ describe('HTTP: placing orders', () => {
   });
 
   it('keeps each network’s orders apart', async () => {
-    const signed = await signOrder(newWallet(), CHAIN_ID.mainnet);
+    const signed = await signOrder(await fundedWallet(CHAIN_ID.mainnet), CHAIN_ID.mainnet);
     expect((await http('POST', `${service.mainnet}/api/v1/orders`, signed.body)).status).to.equal(
       201,
     );

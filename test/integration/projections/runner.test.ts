@@ -160,7 +160,7 @@ describe('projection runner', () => {
     const holders = async () => {
       const { rows } = await t.db.raw<{ rows: { granted: boolean }[] }>(
         `SELECT l.granted FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
-         WHERE l.locktype = 'advisory' AND s.application_name = 'batchbook-projection-leader:orders'`,
+         WHERE l.locktype = 'advisory' AND s.application_name = 'batchbook-leader:read.orders'`,
       );
       return rows.map((r) => r.granted).sort();
     };

@@ -1,10 +1,13 @@
 /**
- * One active instance per projector: a session advisory lock held on a dedicated connection.
- * Waiting instances block inside `pg_advisory_lock`; when the holder's session ends (stop,
- * crash, lost network) Postgres releases the lock and one waiter takes over.
+ * One active instance of a role (a projector, a network's chain indexer): a session advisory
+ * lock held on a dedicated connection. Waiting instances block inside `pg_advisory_lock`; when
+ * the holder's session ends (stop, crash, lost network) Postgres releases the lock and one
+ * waiter takes over.
  */
 import pg from 'pg';
-import { LEADER_LOCK_SQL, leaderLockKey } from './locks.js';
+
+/** The two-key form (namespace, name), hashed by Postgres. */
+export type LeaderKey = readonly [namespace: string, name: string];
 
 export interface Leadership {
   /** Resolves once this session holds the lock; rejects if the connection fails first. */
@@ -19,13 +22,13 @@ export interface Leadership {
 
 export function requestLeadership(
   connection: pg.ClientConfig,
-  schema: string,
-  projector: string,
+  key: LeaderKey,
   onLost: (err: unknown) => void,
 ): Leadership {
+  const label = key[1];
   const client = new pg.Client({
     ...connection,
-    application_name: `batchbook-projection-leader:${projector}`,
+    application_name: `batchbook-leader:${label}`.slice(0, 63),
   });
   let acquiredLock = false;
   let lost = false;
@@ -36,13 +39,13 @@ export function requestLeadership(
     onLost(err);
   };
   client.on('error', lose);
-  client.on('end', () => lose(new Error(`leader connection of ${projector} ended`)));
+  client.on('end', () => lose(new Error(`leader connection of ${label} ended`)));
   const acquired = (async () => {
     await client.connect();
     // A waiter that gives up closes its connection; without this check its backend would stay
     // queued for the lock (Postgres notices a gone client only when it next writes to it).
     await client.query("SET client_connection_check_interval = '1s'");
-    await client.query(LEADER_LOCK_SQL, leaderLockKey(schema, projector));
+    await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [...key]);
     acquiredLock = true;
   })();
   return {

@@ -1,0 +1,59 @@
+/**
+ * The embedded devnet of `npm start`: anvil with its state persisted in the data directory, and
+ * the GPv2 contracts, tokens and demo accounts deployed on it.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { startAnvil } from './anvil.js';
+import { deployDevnet, type DevnetDeployment } from './deploy.js';
+
+export interface DevnetOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Forget the persisted chain; the caller sets it when the ledger starts empty too. */
+  fresh: boolean;
+}
+
+export interface Devnet {
+  rpcUrl: string;
+  deployment: DevnetDeployment;
+  stop(): Promise<void>;
+}
+
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const dir = path.join(options.dataDir, 'devnet');
+  const stateFile = path.join(dir, 'state.json');
+  await mkdir(dir, { recursive: true });
+  if (options.fresh) await rm(stateFile, { force: true });
+  const anvil = await startAnvil({ port: options.port, stateFile });
+  try {
+    const deployment = await deployDevnet(anvil.rpcUrl);
+    return { rpcUrl: anvil.rpcUrl, deployment, stop: () => anvil.stop() };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+/** What a newcomer needs to point a wallet or a script at the devnet. */
+export function describeDevnet(deployment: DevnetDeployment): string {
+  const [first] = deployment.accounts;
+  const pad = (label: string) => `  ${label.padEnd(15)}`;
+  return [
+    'Local devnet (anvil)',
+    `${pad('RPC URL')}${deployment.rpcUrl}`,
+    `${pad('chain id')}${deployment.chainId}`,
+    `${pad('settlement')}${deployment.settlement}`,
+    `${pad('vault relayer')}${deployment.vaultRelayer}`,
+    `${pad('authenticator')}${deployment.authenticator}`,
+    'Tokens (the demo accounts hold each and approved the vault relayer for it):',
+    ...[deployment.weth, ...deployment.tokens].map(
+      (t) => `${pad(t.symbol)}${t.address}  ${t.name}, ${t.decimals} decimals`,
+    ),
+    'Demo accounts (anvil’s well-known test keys, never use them on a real chain):',
+    ...deployment.accounts.map((a, i) => `${pad(`#${i}`)}${a.address}`),
+    ...(first ? [`${pad('#0 key')}${first.privateKey}`] : []),
+    `${pad('solver')}${deployment.solver.address}  (allow-listed)`,
+  ].join('\n');
+}

@@ -1,0 +1,237 @@
+/**
+ * The chain indexer of one network: follows the settlement contract's logs into ledger facts.
+ *
+ * - Confirmed blocks only: it indexes up to `head - confirmations`.
+ * - Exactly once in effect: a fact's event id is derived from its log (chain id, block hash, log
+ *   index, and how often that log was reverted before), so re-reading a range after a crash
+ *   appends nothing new; the cursor moves only after the facts are in the ledger.
+ * - Reorgs: before each step it checks that the cursor's block is still canonical. If not, it
+ *   finds the newest block with recorded facts that still is, appends a `ChainFactReverted` for
+ *   every fact above it (newest first), and indexes again from there. The read models follow.
+ * - One instance per network across processes (an advisory lock); the others wait.
+ */
+import type { Block, Log } from 'ethers';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { deterministicEventId } from '../domain/event-ids.js';
+import {
+  EVENT_VERSIONS,
+  streamOf,
+  type ChainFact,
+  type ChainFactRevertedV1,
+  type Hex,
+} from '../domain/events.js';
+import type { Ledger } from '../ledger/port.js';
+import { requestLeadership } from '../postgres/leadership.js';
+import {
+  createIndexerStore,
+  migrateIndexerStore,
+  type BlockRef,
+  type IndexedFact,
+} from './indexer-store.js';
+import type { ChainRpc } from './rpc.js';
+import { factOf, SETTLEMENT_TOPICS } from './settlement-logs.js';
+
+export interface IndexerOptions {
+  confirmations: number;
+  pollIntervalMs: number;
+  /** Most blocks per `eth_getLogs` request (public RPCs cap the range). */
+  maxBlockRange: number;
+  /** Where a network without a cursor starts; null: at the current confirmed block. */
+  startBlock: number | null;
+}
+
+export interface ChainIndexer {
+  stop(): Promise<void>;
+}
+
+interface IndexerDeps {
+  rpc: ChainRpc;
+  ledger: Ledger;
+  pool: pg.Pool;
+  /** For the leader lock's dedicated session. */
+  connection: pg.ClientConfig;
+  logger: Logger;
+}
+
+const lower = (hex: string) => hex.toLowerCase() as Hex;
+
+/** A step read a block that changed under it: start the step again. */
+class ChainMoved extends Error {}
+
+export async function startChainIndexer(
+  deps: IndexerDeps,
+  options: IndexerOptions,
+): Promise<ChainIndexer> {
+  const { rpc, ledger, logger } = deps;
+  const network = rpc.network;
+  await migrateIndexerStore(deps.pool);
+  const store = createIndexerStore(deps.pool, network.name);
+  const log = logger.child({ network: network.name, component: 'indexer' });
+
+  const block = async (number: number): Promise<Block | null> =>
+    rpc.request(`block ${number}`, (p) => p.getBlock(number));
+  const ref = (b: Block): BlockRef => ({ number: b.number, hash: lower(b.hash!) });
+  const isCanonical = async (at: BlockRef) => (await block(at.number))?.hash === at.hash;
+
+  const append = async (
+    fact: ChainFact | { type: 'ChainFactReverted'; data: ChainFactRevertedV1 },
+    id: string,
+  ) => {
+    await ledger.append(
+      streamOf(fact),
+      [{ id, type: fact.type, version: EVENT_VERSIONS[fact.type], data: fact.data }],
+      'any',
+    );
+  };
+
+  /** Takes back every fact above the newest recorded block still on the canonical chain. */
+  const rollBack = async () => {
+    let ancestor: BlockRef | null = null;
+    for (const candidate of await store.factBlocks()) {
+      if (await isCanonical(candidate)) {
+        ancestor = candidate;
+        break;
+      }
+    }
+    const reverted = await store.factsAbove(ancestor?.number ?? -1);
+    for (const { fact, eventId, incarnation } of reverted) {
+      const { blockHash, logIndex } = fact.data.chain;
+      const data: ChainFactRevertedV1 = {
+        network: network.name,
+        revertedEventId: eventId,
+        reverted: fact,
+        reason: 'reorg',
+      };
+      const id = deterministicEventId(
+        'chain-revert',
+        network.chainId,
+        blockHash,
+        logIndex,
+        incarnation,
+      );
+      await append({ type: 'ChainFactReverted', data }, id);
+    }
+    await store.rollBack(reverted, ancestor);
+    log.warn(
+      { ancestor: ancestor?.number ?? null, reverted: reverted.length },
+      'reorg: facts reverted',
+    );
+    return ancestor;
+  };
+
+  /** Indexes (from, to]; `to` is read first so that a reorg during the step is noticed. */
+  const indexRange = async (from: number, to: Block) => {
+    const logs: Log[] = await rpc.request(`logs ${from}..${to.number}`, (p) =>
+      p.getLogs({
+        address: network.settlementContract,
+        topics: [[...SETTLEMENT_TOPICS]],
+        fromBlock: from,
+        toBlock: to.number,
+      }),
+    );
+    const blocks = new Map<number, Block>([[to.number, to]]);
+    for (const l of logs) {
+      let b = blocks.get(l.blockNumber);
+      if (!b) {
+        const fetched = await block(l.blockNumber);
+        if (!fetched) throw new ChainMoved();
+        blocks.set(l.blockNumber, (b = fetched));
+      }
+      if (lower(b.hash!) !== lower(l.blockHash)) throw new ChainMoved();
+    }
+    if (!(await isCanonical(ref(to)))) throw new ChainMoved();
+
+    const facts = logs.flatMap((l) => {
+      const fact = factOf(network, l, blocks.get(l.blockNumber)!.timestamp);
+      return fact ? [fact] : [];
+    });
+    const incarnations = await store.incarnations(facts.map((f) => f.data.chain));
+    const indexed: IndexedFact[] = facts.map((fact, i) => {
+      const { blockHash, logIndex } = fact.data.chain;
+      const incarnation = incarnations[i]!;
+      const eventId = deterministicEventId(
+        'chain',
+        network.chainId,
+        blockHash,
+        logIndex,
+        incarnation,
+      );
+      return { fact, eventId, incarnation };
+    });
+    for (const { fact, eventId } of indexed) await append(fact, eventId);
+    await store.advance(indexed, ref(to));
+  };
+
+  /** One pass: catch up to the confirmed head; true when it is there. */
+  const step = async (): Promise<void> => {
+    const head = await rpc.request('block number', (p) => p.getBlockNumber());
+    const target = head - options.confirmations;
+    let cursor = await store.cursor();
+    if (cursor && !(await isCanonical(cursor))) cursor = await rollBack();
+    if (!cursor && options.startBlock === null) {
+      // No history wanted: start at the confirmed head.
+      const start = await block(Math.max(target, 0));
+      if (start) await store.advance([], ref(start));
+      return;
+    }
+    let from = cursor ? cursor.number + 1 : options.startBlock!;
+    while (from <= target && !stopped) {
+      const to = await block(Math.min(from + options.maxBlockRange - 1, target));
+      if (!to) throw new ChainMoved();
+      await indexRange(from, to);
+      from = to.number + 1;
+    }
+  };
+
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const run = async () => {
+    while (!stopped) {
+      const leadership = requestLeadership(
+        deps.connection,
+        ['batchbook.chain.indexer', network.name],
+        (err) => log.warn({ err }, 'indexer leadership lost'),
+      );
+      const release = () => leadership.release();
+      stopLeadership = release;
+      try {
+        await leadership.acquired;
+        while (!stopped && leadership.held) {
+          try {
+            await step();
+          } catch (error) {
+            if (!(error instanceof ChainMoved))
+              log.warn({ err: error }, 'indexer step failed; retrying');
+          }
+          await pause(options.pollIntervalMs);
+        }
+      } catch (error) {
+        if (!stopped) log.warn({ err: error }, 'indexer leadership failed; retrying');
+        await pause(options.pollIntervalMs);
+      } finally {
+        await release();
+      }
+    }
+  };
+
+  let stopLeadership: (() => Promise<void>) | null = null;
+  const running = run();
+  return {
+    async stop() {
+      stopped = true;
+      (wake as (() => void) | null)?.();
+      await stopLeadership?.();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The chain reads behind order submission (reference §4.1 step 9): can the vault relayer pull
+ * the sell token from the owner, and does an EIP-1271 owner contract accept its signature.
+ */
+import { Interface, isError } from 'ethers';
+import type { Address, Hex } from '../domain/events.js';
+import type { Network } from '../domain/networks.js';
+import type { ChainRpc } from './rpc.js';
+
+const erc20 = new Interface([
+  'function balanceOf(address owner) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function transferFrom(address from, address to, uint256 amount) returns (bool)',
+]);
+const eip1271 = new Interface([
+  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
+]);
+const EIP1271_MAGIC_VALUE = '0x1626ba7e';
+
+export type TransferProblem =
+  | { errorType: 'InsufficientBalance' | 'InsufficientAllowance' }
+  | { errorType: 'TransferSimulationFailed'; revertData: Hex | null };
+
+export interface TransferCheck {
+  owner: Address;
+  token: Address;
+  sellAmount: bigint;
+  /** Check the full sell amount rather than whether the token moves at all. */
+  fullBalanceCheck: boolean;
+}
+
+export interface OrderChainChecks {
+  /** Null when the relayer can pull the amount the check asks for. */
+  transferProblem(check: TransferCheck): Promise<TransferProblem | null>;
+  eip1271SignatureValid(owner: Address, digest: Hex, signature: Hex): Promise<boolean>;
+}
+
+/** Amounts the small-amount mode tries in turn: some tokens refuse dust transfers. */
+const PROBE_AMOUNTS = [1n, 10n, 100n];
+
+function revertData(error: unknown): Hex | null {
+  if (isError(error, 'CALL_EXCEPTION')) return (error.data as Hex | null) ?? null;
+  throw error;
+}
+
+export function createOrderChainChecks(
+  rpc: ChainRpc,
+  contracts: Pick<Network, 'settlementContract' | 'vaultRelayer'>,
+): OrderChainChecks {
+  const call = (what: string, to: Address, data: string, from?: Address) =>
+    rpc.request(what, (p) => p.call({ to, data, ...(from ? { from } : {}) }));
+  const read = async (token: Address, fn: 'balanceOf' | 'allowance', args: unknown[]) => {
+    const result = await call(`${fn} of ${token}`, token, erc20.encodeFunctionData(fn, args));
+    return erc20.decodeFunctionResult(fn, result)[0] as bigint;
+  };
+
+  const hasCode = async (address: Address) =>
+    (await rpc.request(`code of ${address}`, (p) => p.getCode(address))) !== '0x';
+
+  /** What the settlement does: the relayer calls transferFrom(owner → settlement). */
+  const simulate = async (check: TransferCheck, amount: bigint): Promise<Hex | null | 'ok'> => {
+    const { owner, token } = check;
+    const data = erc20.encodeFunctionData('transferFrom', [
+      owner,
+      contracts.settlementContract,
+      amount,
+    ]);
+    try {
+      const result = await call('transfer simulation', token, data, contracts.vaultRelayer);
+      // Tokens that return nothing pass, as the contract's SafeERC20 lets them, if they exist.
+      if (result === '0x') return (await hasCode(token)) ? 'ok' : null;
+      return erc20.decodeFunctionResult('transferFrom', result)[0] === true ? 'ok' : null;
+    } catch (error) {
+      return revertData(error);
+    }
+  };
+
+  /** Why the token did not move, or null when the reference would let the order pass anyway. */
+  const explain = async (check: TransferCheck, revert: Hex | null) => {
+    const { owner, token, sellAmount, fullBalanceCheck } = check;
+    let allowance: bigint, balance: bigint;
+    try {
+      [allowance, balance] = await Promise.all([
+        read(token, 'allowance', [owner, contracts.vaultRelayer]),
+        read(token, 'balanceOf', [owner]),
+      ]);
+    } catch (error) {
+      return {
+        errorType: 'TransferSimulationFailed',
+        revertData: revertData(error) ?? revert,
+      } as const;
+    }
+    const needed = fullBalanceCheck ? sellAmount : 1n;
+    if (allowance < needed) return { errorType: 'InsufficientAllowance' } as const;
+    if (balance < needed) {
+      // Without the full check a missing balance is forgiven when the allowance covers the
+      // order: the owner may fund it before it settles (as the reference does).
+      return !fullBalanceCheck && allowance >= sellAmount
+        ? null
+        : ({ errorType: 'InsufficientBalance' } as const);
+    }
+    return { errorType: 'TransferSimulationFailed', revertData: revert } as const;
+  };
+
+  return {
+    async transferProblem(check) {
+      const amounts = check.fullBalanceCheck ? [check.sellAmount] : PROBE_AMOUNTS;
+      let revert: Hex | null = null;
+      for (const amount of amounts) {
+        const outcome = await simulate(check, amount);
+        if (outcome === 'ok') return null;
+        revert = outcome;
+      }
+      return explain(check, revert);
+    },
+    async eip1271SignatureValid(owner, digest, signature) {
+      const data = eip1271.encodeFunctionData('isValidSignature', [digest, signature]);
+      try {
+        const result = await call('isValidSignature', owner, data);
+        return result.slice(0, 10).toLowerCase() === EIP1271_MAGIC_VALUE && result.length === 66;
+      } catch (error) {
+        revertData(error);
+        return false;
+      }
+    },
+  };
+}

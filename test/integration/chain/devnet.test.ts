@@ -1,0 +1,192 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import {
+  Contract,
+  type InterfaceAbi,
+  MaxUint256,
+  TypedDataEncoder,
+  Wallet,
+  parseEther,
+  parseUnits,
+} from 'ethers';
+import {
+  authenticatorImplementationArtifact,
+  erc20MinterArtifact,
+  settlementArtifact,
+} from '../../../src/chain/devnet/artifacts.js';
+import { deployDevnet, devnetProvider } from '../../../src/chain/devnet/deploy.js';
+import { describeDevnet, startDevnet, type Devnet } from '../../../src/chain/devnet/devnet.js';
+import type { Address } from '../../../src/domain/events.js';
+import { SETTLEMENT_CONTRACT, VAULT_RELAYER, networkByName } from '../../../src/domain/networks.js';
+import { startTestChain, type TestChain } from '../../support/chain.js';
+
+const ERC20 = erc20MinterArtifact().abi;
+const SETTLEMENT = settlementArtifact().abi;
+const AUTHENTICATOR_ABI = authenticatorImplementationArtifact().abi;
+const AUTHENTICATOR = '0x2c4c28ddbdac9c5e7055b4c863b72ea0149d8afe';
+
+describe('chain: the devnet', () => {
+  describe('on a fresh chain', () => {
+    let chain: TestChain;
+
+    before(async () => {
+      chain = await startTestChain();
+    });
+    after(async () => {
+      await chain?.stop();
+    });
+
+    const call = (to: string, abi: InterfaceAbi, fn: string, ...args: unknown[]) =>
+      new Contract(to, abi, chain.provider).getFunction(fn)(...args);
+    const balanceOf = (token: Address, owner: Address) => call(token, ERC20, 'balanceOf', owner);
+    const allowance = (token: Address, owner: Address) =>
+      call(token, ERC20, 'allowance', owner, VAULT_RELAYER);
+
+    it('puts GPv2 at its canonical addresses', async () => {
+      const { deployment, provider } = chain;
+      expect(deployment.authenticator).to.equal(AUTHENTICATOR);
+      expect(deployment.settlement).to.equal(SETTLEMENT_CONTRACT);
+      expect(deployment.vaultRelayer).to.equal(VAULT_RELAYER);
+      for (const address of [AUTHENTICATOR, SETTLEMENT_CONTRACT, VAULT_RELAYER])
+        expect(await provider.getCode(address)).to.not.equal('0x');
+      const settlement = (fn: string) => call(SETTLEMENT_CONTRACT, SETTLEMENT, fn);
+      expect((await settlement('vaultRelayer')).toLowerCase()).to.equal(VAULT_RELAYER);
+      expect((await settlement('authenticator')).toLowerCase()).to.equal(AUTHENTICATOR);
+    });
+
+    it("signs orders under the settlement's EIP-712 domain for chain 31337", async () => {
+      const expected = TypedDataEncoder.hashDomain({
+        name: 'Gnosis Protocol',
+        version: 'v2',
+        chainId: 31337,
+        verifyingContract: SETTLEMENT_CONTRACT,
+      });
+      expect(await call(SETTLEMENT_CONTRACT, SETTLEMENT, 'domainSeparator')).to.equal(expected);
+    });
+
+    it('allow-lists the solver and nobody else', async () => {
+      const { solver, accounts } = chain.deployment;
+      const isSolver = (who: Address) => call(AUTHENTICATOR, AUTHENTICATOR_ABI, 'isSolver', who);
+      expect(await isSolver(solver.address)).to.equal(true);
+      expect(await isSolver(accounts[0]!.address)).to.equal(false);
+    });
+
+    it('serves WETH9 at the devnet network’s wrapped native token address', async () => {
+      const { weth } = chain.deployment;
+      expect(weth.address).to.equal(networkByName('devnet')!.wrappedNativeToken);
+      expect(weth).to.include({ symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 });
+      expect(await call(weth.address, ERC20, 'name')).to.equal('Wrapped Ether');
+      expect(await call(weth.address, ERC20, 'decimals')).to.equal(18n);
+    });
+
+    it('funds the demo accounts and approves the vault relayer for every token', async () => {
+      const { deployment } = chain;
+      expect(deployment.tokens.map((t) => t.symbol)).to.deep.equal(['DUSD', 'DCOW', 'DDAI']);
+      for (const account of deployment.accounts) {
+        expect(new Wallet(account.privateKey).address.toLowerCase()).to.equal(account.address);
+        for (const token of [deployment.weth, ...deployment.tokens]) {
+          const funded = token === deployment.weth ? parseEther('100') : parseUnits('1000000');
+          const what = `${token.symbol} of ${account.address}`;
+          expect(await balanceOf(token.address, account.address), what).to.equal(funded);
+          expect(await allowance(token.address, account.address), what).to.equal(MaxUint256);
+        }
+      }
+    });
+
+    it('deploys again without a transaction, to the same addresses', async () => {
+      const before = await chain.provider.getBlockNumber();
+      expect(await deployDevnet(chain.rpcUrl)).to.deep.equal(chain.deployment);
+      expect(await chain.provider.getBlockNumber()).to.equal(before);
+    });
+
+    it('funds any owner for a test and reverts to a snapshot', async () => {
+      const owner = Wallet.createRandom().address.toLowerCase() as Address;
+      const dusd = chain.deployment.tokens[0]!.address;
+      const weth = chain.deployment.weth.address;
+      const snapshot = await chain.snapshot();
+      await chain.fund(owner, dusd, 5n, { approve: 3n });
+      await chain.fund(owner, weth, parseEther('2'));
+      expect(await balanceOf(dusd, owner)).to.equal(5n);
+      expect(await allowance(dusd, owner)).to.equal(3n);
+      expect(await balanceOf(weth, owner)).to.equal(parseEther('2'));
+      expect(await allowance(weth, owner)).to.equal(MaxUint256);
+      const height = await chain.provider.getBlockNumber();
+      await chain.mine(3);
+      expect(await chain.provider.getBlockNumber()).to.equal(height + 3);
+
+      await chain.revert(snapshot);
+      expect(await balanceOf(dusd, owner)).to.equal(0n);
+      expect(await chain.provider.getBlockNumber()).to.be.lessThan(height);
+    });
+  });
+
+  describe('in a data directory', () => {
+    let dataDir: string;
+    let devnet: Devnet | undefined;
+
+    before(async () => {
+      dataDir = await mkdtemp(path.join(tmpdir(), 'batchbook-devnet-'));
+    });
+    afterEach(async () => {
+      await devnet?.stop();
+      devnet = undefined;
+    });
+    after(async () => {
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    async function start(fresh: boolean): Promise<Devnet> {
+      devnet = await startDevnet({ dataDir, port: 0, fresh });
+      return devnet;
+    }
+
+    async function latestBlock(rpcUrl: string): Promise<{ number: number; hash: string | null }> {
+      const provider = devnetProvider(rpcUrl);
+      try {
+        const block = await provider.getBlock('latest');
+        return { number: block!.number, hash: block!.hash };
+      } finally {
+        provider.destroy();
+      }
+    }
+
+    const addresses = ({ rpcUrl: _, ...deployment }: Devnet['deployment']) => deployment;
+
+    it('keeps its chain across restarts, until started fresh', async () => {
+      const first = await start(false);
+      const provider = devnetProvider(first.rpcUrl);
+      // Far more blocks than deploying takes (one per transaction, or fewer when batched).
+      await provider.send('anvil_mine', ['0x64']);
+      provider.destroy();
+      const mined = await latestBlock(first.rpcUrl);
+      await first.stop();
+
+      const second = await start(false);
+      expect(addresses(second.deployment)).to.deep.equal(addresses(first.deployment));
+      expect(await latestBlock(second.rpcUrl)).to.deep.equal(mined);
+      await second.stop();
+
+      const third = await start(true);
+      expect(addresses(third.deployment)).to.deep.equal(addresses(first.deployment));
+      expect((await latestBlock(third.rpcUrl)).number).to.be.lessThan(mined.number - 50);
+    });
+
+    it('describes itself for a newcomer', async () => {
+      const { deployment } = await start(false);
+      const text = describeDevnet(deployment);
+      for (const expected of [
+        deployment.rpcUrl,
+        '31337',
+        SETTLEMENT_CONTRACT,
+        VAULT_RELAYER,
+        deployment.weth.address,
+        ...deployment.tokens.map((t) => t.address),
+        deployment.accounts[0]!.privateKey,
+        deployment.solver.address,
+      ])
+        expect(text).to.include(expected);
+    });
+  });
+});

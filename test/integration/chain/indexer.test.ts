@@ -1,0 +1,211 @@
+/**
+ * The chain drives order lifecycles (issue "Chains" items 4–6): the indexer turns the real
+ * settlement contract's logs on a private anvil into ledger facts, and the API shows them.
+ * Trades, pre-signatures and invalidations; a reorg that takes a trade and a pre-signature back;
+ * a restart of the indexer with no duplicate and no gap.
+ */
+import { expect } from 'chai';
+import { Contract, Wallet } from 'ethers';
+import type { Address, OrderData } from '../../../src/domain/events.js';
+import { startTestChain, type TestChain } from '../../support/chain.js';
+import {
+  coincidenceOfWants,
+  settleOrders,
+  signTrade,
+  type SignedTrade,
+} from '../../support/settle.js';
+import { startTestService, http, type TestService } from '../../support/service.js';
+import { appDataHash, nowSeconds } from '../../support/signing.js';
+import { waitFor } from '../../support/wait.js';
+import { settlementInterface } from '../../../src/chain/settlement-call.js';
+
+interface ApiOrder {
+  status: string;
+  executedSellAmount: string;
+  executedBuyAmount: string;
+  invalidated: boolean;
+  onchainUser?: string;
+}
+
+describe('chain indexer on the devnet', function () {
+  this.timeout(60_000);
+  let chain: TestChain;
+  let service: TestService;
+  let alice: Wallet;
+  let bob: Wallet;
+  let sequence = 0;
+
+  before(async () => {
+    chain = await startTestChain();
+    service = await startTestService({ env: { DEVNET_RPC_URL: chain.rpcUrl } });
+    const [a, b] = chain.deployment.accounts;
+    alice = new Wallet(a!.privateKey, chain.provider);
+    bob = new Wallet(b!.privateKey, chain.provider);
+  });
+  after(async () => {
+    await service?.stop();
+    await chain?.stop();
+  });
+
+  /** A fresh fill-or-kill sell order (amounts vary so that every UID is new). */
+  const order = (
+    sell: Address,
+    buy: Address,
+    sellAmount: bigint,
+    buyAmount: bigint,
+  ): OrderData => ({
+    sellToken: sell,
+    buyToken: buy,
+    receiver: null,
+    sellAmount: String(sellAmount + BigInt(++sequence)),
+    buyAmount: String(buyAmount),
+    validTo: nowSeconds() + 3600,
+    appData: appDataHash('{}'),
+    feeAmount: '0',
+    kind: 'sell',
+    partiallyFillable: false,
+    sellTokenBalance: 'erc20',
+    buyTokenBalance: 'erc20',
+  });
+  const body = (trade: SignedTrade) => ({
+    ...trade.order,
+    appData: '{}',
+    appDataHash: trade.order.appData,
+    signingScheme: trade.signingScheme,
+    signature: trade.signature,
+    from: trade.owner,
+  });
+  const place = async (trade: SignedTrade) => {
+    const response = await http('POST', `${service.devnet}/api/v1/orders`, body(trade));
+    expect(response.status, response.text).to.equal(201);
+  };
+  const read = async (uid: string) =>
+    (await http<ApiOrder>('GET', `${service.devnet}/api/v1/orders/${uid}`)).body;
+  const eventually = (uid: string, check: (o: ApiOrder) => boolean) =>
+    waitFor(async () => check(await read(uid)), { timeoutMs: 10_000 });
+
+  /** Opposite orders by alice and bob that match exactly, signed but not placed. */
+  async function signPair(): Promise<[SignedTrade, SignedTrade]> {
+    const [x, y] = chain.deployment.tokens.map((t) => t.address);
+    const a = await signTrade(chain, alice, order(x!, y!, 10n ** 16n, 2n * 10n ** 16n));
+    const opposite = {
+      ...order(y!, x!, 0n, 0n),
+      sellAmount: a.order.buyAmount,
+      buyAmount: a.order.sellAmount,
+    };
+    return [a, await signTrade(chain, bob, opposite)];
+  }
+
+  /** `signPair`, placed through the API. */
+  async function tradePair(): Promise<[SignedTrade, SignedTrade]> {
+    const pair = await signPair();
+    for (const trade of pair) await place(trade);
+    return pair;
+  }
+
+  /** Alice calls the settlement contract and waits for the receipt. */
+  const callSettlement = async (method: string, ...args: unknown[]) => {
+    const contract = new Contract(chain.deployment.settlement, settlementInterface, alice);
+    await (await contract.getFunction(method)(...args)).wait();
+  };
+
+  it('records a settled trade on both orders: executed amounts and fulfilled', async () => {
+    const [a, b] = await tradePair();
+    await settleOrders(chain, coincidenceOfWants(a, b));
+    await eventually(a.uid, (o) => o.status === 'fulfilled');
+    const filled = await read(a.uid);
+    expect(filled.executedSellAmount).to.equal(a.order.sellAmount);
+    expect(filled.executedBuyAmount).to.equal(a.order.buyAmount);
+    await eventually(b.uid, (o) => o.status === 'fulfilled');
+  });
+
+  it('opens a pre-signed order on setPreSignature(true) and closes it again on (false)', async () => {
+    const [x, y] = chain.deployment.tokens.map((t) => t.address);
+    const signed = await signTrade(chain, alice, order(x!, y!, 10n ** 17n, 10n ** 17n));
+    const presign = { ...signed, signingScheme: 'presign' as const, signature: '0x' as const };
+    await place(presign);
+    expect((await read(signed.uid)).status).to.equal('presignaturePending');
+    await callSettlement('setPreSignature', signed.uid, true);
+    await eventually(signed.uid, (o) => o.status === 'open');
+    await callSettlement('setPreSignature', signed.uid, false);
+    await eventually(signed.uid, (o) => o.status === 'presignaturePending');
+  });
+
+  it('cancels an order invalidated on chain for good, showing who did it', async () => {
+    const [x, y] = chain.deployment.tokens.map((t) => t.address);
+    const signed = await signTrade(chain, alice, order(x!, y!, 10n ** 17n, 10n ** 17n));
+    await place(signed);
+    await callSettlement('invalidateOrder', signed.uid);
+    await eventually(signed.uid, (o) => o.status === 'cancelled');
+    const cancelled = await read(signed.uid);
+    expect(cancelled.invalidated).to.equal(true);
+    expect(cancelled.onchainUser).to.equal(signed.owner);
+  });
+
+  it('follows a reorg: the trade and the pre-signature it removed are taken back', async () => {
+    const [x, y] = chain.deployment.tokens.map((t) => t.address);
+    const presigned = await signTrade(chain, alice, order(x!, y!, 10n ** 17n, 10n ** 17n));
+    await place({ ...presigned, signingScheme: 'presign', signature: '0x' });
+    const [a, b] = await tradePair();
+
+    const beforeFork = await chain.snapshot();
+    await callSettlement('setPreSignature', presigned.uid, true);
+    await settleOrders(chain, coincidenceOfWants(a, b));
+    await eventually(a.uid, (o) => o.status === 'fulfilled');
+    await eventually(presigned.uid, (o) => o.status === 'open');
+
+    // The fork: the blocks with the trade and the pre-signature are replaced by empty ones.
+    await chain.revert(beforeFork);
+    await chain.mine(3);
+    await eventually(a.uid, (o) => o.status === 'open' && o.executedSellAmount === '0');
+    await eventually(presigned.uid, (o) => o.status === 'presignaturePending');
+    expect((await read(b.uid)).executedBuyAmount).to.equal('0');
+
+    // The same orders can settle on the new branch, and count once.
+    await settleOrders(chain, coincidenceOfWants(a, b));
+    await eventually(a.uid, (o) => o.status === 'fulfilled');
+    expect((await read(a.uid)).executedSellAmount).to.equal(a.order.sellAmount);
+  });
+
+  it('resumes after a restart with no duplicate and no gap', async () => {
+    const first = await tradePair();
+    await settleOrders(chain, coincidenceOfWants(...first));
+    await eventually(first[0].uid, (o) => o.status === 'fulfilled');
+    await service.stop();
+
+    // Trades land while no indexer runs.
+    const pairs = [];
+    for (let i = 0; i < 3; i++) {
+      // The chain knows these orders before the API does.
+      const pair = await signPair();
+      await settleOrders(chain, coincidenceOfWants(...pair));
+      pairs.push(pair);
+    }
+    service = await startTestService({
+      env: { DEVNET_RPC_URL: chain.rpcUrl },
+      databaseUrl: service.databaseUrl,
+    });
+    for (const [a, b] of pairs) {
+      await place(a);
+      await place(b);
+    }
+    for (const [a, b] of [first, ...pairs]) {
+      await eventually(a.uid, (o) => o.status === 'fulfilled');
+      await eventually(b.uid, (o) => o.executedSellAmount !== '0');
+    }
+    // Exactly one TradeSettled per Trade log, though the first ones were seen before the stop.
+    const trades = new Map<string, number>();
+    for (let after: string | null = null; ;) {
+      const page = await service.ledger.readAll(after, 1000);
+      if (page.length === 0) break;
+      for (const e of page) {
+        if (e.type !== 'TradeSettled') continue;
+        const { chain: at } = e.data as { chain: { blockHash: string; logIndex: number } };
+        const key = `${at.blockHash}/${at.logIndex}`;
+        trades.set(key, (trades.get(key) ?? 0) + 1);
+      }
+      after = page.at(-1)!.position;
+    }
+    expect([...trades.values()].every((n) => n === 1)).to.equal(true);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Settling orders for real on the test chain, so chain tests see genuine GPv2Settlement logs:
+ * the allow-listed solver sends `settle` calldata built by src/chain/settlement-call.ts.
+ */
+import {
+  Contract,
+  ContractFactory,
+  Wallet,
+  getBytes,
+  isCallException,
+  type BaseWallet,
+  type TransactionReceipt,
+} from 'ethers';
+import {
+  encodeSettle,
+  type SettlementPlan,
+  type SettlementTrade,
+} from '../../src/chain/settlement-call.js';
+import type { Address, Hex, OrderData } from '../../src/domain/events.js';
+import type { TestChain } from './chain.js';
+import {
+  ORDER_TYPES,
+  domain,
+  orderDigest,
+  orderUid,
+  typedOrder,
+  type EcdsaScheme,
+} from './signing.js';
+import { compileContract } from './solidity.js';
+
+/** A signed order with its owner: a trade before the solver decides how much of it executes. */
+export type SignedTradeInput = Omit<SettlementTrade, 'executedAmount'>;
+
+export interface SignedTrade extends SignedTradeInput {
+  digest: Hex;
+  uid: Hex;
+}
+
+/** The order's EIP-712 digest and UID under the test chain's settlement domain. */
+export function orderIdentity(
+  chain: TestChain,
+  order: OrderData,
+  owner: Address,
+): { digest: Hex; uid: Hex } {
+  const { chainId, settlement } = chain.deployment;
+  const digest = orderDigest(chainId, order, settlement);
+  return { digest, uid: orderUid(digest, owner, order.validTo) };
+}
+
+/** `wallet` signs `order` for the test chain's settlement, as a client would for the API. */
+export async function signTrade(
+  chain: TestChain,
+  wallet: BaseWallet,
+  order: OrderData,
+  scheme: EcdsaScheme = 'eip712',
+): Promise<SignedTrade> {
+  const owner = wallet.address.toLowerCase() as Address;
+  const { digest, uid } = orderIdentity(chain, order, owner);
+  const { chainId, settlement } = chain.deployment;
+  const signature =
+    scheme === 'eip712'
+      ? await wallet.signTypedData(domain(chainId, settlement), ORDER_TYPES, typedOrder(order))
+      : await wallet.signMessage(getBytes(digest));
+  return { order, owner, signingScheme: scheme, signature: signature as Hex, digest, uid };
+}
+
+/**
+ * Deploys test/support/contracts/Eip1271Wallet.sol owned by `owner`, who pays for the
+ * deployment and is the only one who may `execute` through the returned contract.
+ */
+export async function deployEip1271Wallet(
+  chain: TestChain,
+  owner: BaseWallet,
+): Promise<{ address: Address; contract: Contract }> {
+  const { abi, bytecode } = compileContract('Eip1271Wallet.sol', 'Eip1271Wallet');
+  const signer = owner.connect(chain.provider);
+  const deployed = await new ContractFactory(abi, bytecode, signer).deploy(owner.address);
+  await deployed.waitForDeployment();
+  const address = (await deployed.getAddress()).toLowerCase() as Address;
+  return { address, contract: new Contract(address, abi, signer) };
+}
+
+/**
+ * Sends `plan` as the devnet's allow-listed solver and returns the mined receipt. A revert
+ * throws with the contract's reason (e.g. "GPv2: invalid eip1271 signature").
+ */
+export async function settleOrders(
+  chain: TestChain,
+  plan: SettlementPlan,
+): Promise<TransactionReceipt> {
+  const solver = new Wallet(chain.deployment.solver.privateKey, chain.provider);
+  try {
+    const tx = await solver.sendTransaction({
+      to: chain.deployment.settlement,
+      data: encodeSettle(plan),
+    });
+    const receipt = await tx.wait();
+    if (receipt === null) throw new Error(`settle transaction ${tx.hash} has no receipt`);
+    return receipt;
+  } catch (error) {
+    // Gas estimation replays the call first, so a revert surfaces here with its decoded reason.
+    if (isCallException(error)) {
+      throw new Error(`settle reverted: ${error.reason ?? error.shortMessage}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The plan matching two opposite fill-or-kill sell orders directly: `a` sells X for Y, `b`
+ * sells exactly the Y that `a` asks for and asks for at most the X that `a` sells.
+ *
+ * Prices p[X] = a.buyAmount, p[Y] = a.sellAmount put `a` exactly at its limit (it receives
+ * a.sellAmount·p[X]/p[Y] = a.buyAmount). `b` then receives b.sellAmount·p[Y]/p[X] = a.sellAmount
+ * ≥ b.buyAmount, its limit, and the settlement pays out exactly what it took in (fees aside,
+ * which stay in the contract).
+ */
+export function coincidenceOfWants(a: SignedTradeInput, b: SignedTradeInput): SettlementPlan {
+  for (const trade of [a, b]) {
+    if (trade.order.kind !== 'sell' || trade.order.partiallyFillable)
+      throw new Error('coincidenceOfWants takes fill-or-kill sell orders');
+  }
+  const same = (x: Address, y: Address) => x.toLowerCase() === y.toLowerCase();
+  if (!same(a.order.sellToken, b.order.buyToken) || !same(a.order.buyToken, b.order.sellToken))
+    throw new Error('the orders do not trade opposite tokens');
+  if (BigInt(b.order.sellAmount) !== BigInt(a.order.buyAmount))
+    throw new Error(`b sells ${b.order.sellAmount}, a asks for ${a.order.buyAmount}`);
+  if (BigInt(b.order.buyAmount) > BigInt(a.order.sellAmount))
+    throw new Error(`b asks for ${b.order.buyAmount}, a sells only ${a.order.sellAmount}`);
+  return {
+    tokens: [a.order.sellToken, a.order.buyToken],
+    clearingPrices: [BigInt(a.order.buyAmount), BigInt(a.order.sellAmount)],
+    trades: [a, b].map(({ order, owner, signingScheme, signature }) => ({
+      order,
+      owner,
+      signingScheme,
+      signature,
+      executedAmount: 0n,
+    })),
+  };
+}
