@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const service = await startService(config, { logger });
   if (service.devnet) console.log(`\n${describeDevnet(service.devnet.deployment)}\n`);
   logger.info(
-    { url: service.url, dataDir: config.dataDir, live: [...config.rpcUrls.keys()] },
+    { url: service.url, dataDir: config.dataDir, live: [...service.liveNetworks] },
     'batchbook is serving',
   );
 

@@ -32,6 +32,8 @@ export interface RunningService {
   ledger: Ledger;
   /** The embedded devnet, when this service launched one. */
   devnet: Devnet | null;
+  /** Networks with a chain connection: they accept writes and are indexed. */
+  liveNetworks: ReadonlySet<string>;
   stop(): Promise<void>;
 }
 
@@ -163,7 +165,7 @@ export async function startService(
     );
     const { port } = server.address() as AddressInfo;
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    return { url: `http://${host}:${port}`, ledger, devnet, stop };
+    return { url: `http://${host}:${port}`, ledger, devnet, liveNetworks: chains.names, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -56,6 +56,11 @@ interface IndexerDeps {
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
+type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactRevertedV1 };
+
+/** Concurrent appends per step: enough for the ledger to commit them in groups. */
+const APPEND_CONCURRENCY = 32;
+
 /** A step read a block that changed under it: start the step again. */
 class ChainMoved extends Error {}
 
@@ -74,15 +79,28 @@ export async function startChainIndexer(
   const ref = (b: Block): BlockRef => ({ number: b.number, hash: lower(b.hash!) });
   const isCanonical = async (at: BlockRef) => (await block(at.number))?.hash === at.hash;
 
-  const append = async (
-    fact: ChainFact | { type: 'ChainFactReverted'; data: ChainFactRevertedV1 },
-    id: string,
-  ) => {
-    await ledger.append(
-      streamOf(fact),
-      [{ id, type: fact.type, version: EVENT_VERSIONS[fact.type], data: fact.data }],
-      'any',
-    );
+  /**
+   * Appends in order within each stream and concurrently across streams (the ledger commits
+   * concurrent appends together): a stream's facts keep their chain order, and a revert always
+   * follows the fact it takes back.
+   */
+  const appendAll = async (items: readonly { event: IndexerEvent; id: string }[]) => {
+    const byStream = new Map<string, { event: IndexerEvent; id: string }[]>();
+    for (const item of items) {
+      const stream = streamOf(item.event);
+      byStream.set(stream, [...(byStream.get(stream) ?? []), item]);
+    }
+    const queue = [...byStream];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [stream, events] = next;
+        for (const { event, id } of events) {
+          const version = EVENT_VERSIONS[event.type];
+          await ledger.append(stream, [{ id, type: event.type, version, data: event.data }], 'any');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: APPEND_CONCURRENCY }, worker));
   };
 
   /** Takes back every fact above the newest recorded block still on the canonical chain. */
@@ -95,23 +113,25 @@ export async function startChainIndexer(
       }
     }
     const reverted = await store.factsAbove(ancestor?.number ?? -1);
-    for (const { fact, eventId, incarnation } of reverted) {
-      const { blockHash, logIndex } = fact.data.chain;
-      const data: ChainFactRevertedV1 = {
-        network: network.name,
-        revertedEventId: eventId,
-        reverted: fact,
-        reason: 'reorg',
-      };
-      const id = deterministicEventId(
-        'chain-revert',
-        network.chainId,
-        blockHash,
-        logIndex,
-        incarnation,
-      );
-      await append({ type: 'ChainFactReverted', data }, id);
-    }
+    await appendAll(
+      reverted.map(({ fact, eventId, incarnation }) => {
+        const { blockHash, logIndex } = fact.data.chain;
+        const data: ChainFactRevertedV1 = {
+          network: network.name,
+          revertedEventId: eventId,
+          reverted: fact,
+          reason: 'reorg',
+        };
+        const id = deterministicEventId(
+          'chain-revert',
+          network.chainId,
+          blockHash,
+          logIndex,
+          incarnation,
+        );
+        return { event: { type: 'ChainFactReverted' as const, data }, id };
+      }),
+    );
     await store.rollBack(reverted, ancestor);
     log.warn(
       { ancestor: ancestor?.number ?? null, reverted: reverted.length },
@@ -120,8 +140,12 @@ export async function startChainIndexer(
     return ancestor;
   };
 
-  /** Indexes (from, to]; `to` is read first so that a reorg during the step is noticed. */
-  const indexRange = async (from: number, to: Block) => {
+  /**
+   * Indexes blocks `from`..`to` on top of `cursor`. `to` was read first; after the logs it must
+   * still be canonical and `from` must still extend the cursor, or the chain moved during the
+   * step (a reorg) and nothing is recorded.
+   */
+  const indexRange = async (cursor: BlockRef | null, from: number, to: Block) => {
     const logs: Log[] = await rpc.request(`logs ${from}..${to.number}`, (p) =>
       p.getLogs({
         address: network.settlementContract,
@@ -141,6 +165,9 @@ export async function startChainIndexer(
       if (lower(b.hash!) !== lower(l.blockHash)) throw new ChainMoved();
     }
     if (!(await isCanonical(ref(to)))) throw new ChainMoved();
+    if (cursor && lower((await block(from))?.parentHash ?? '0x') !== cursor.hash) {
+      throw new ChainMoved();
+    }
 
     const facts = logs.flatMap((l) => {
       const fact = factOf(network, l, blocks.get(l.blockNumber)!.timestamp);
@@ -159,11 +186,11 @@ export async function startChainIndexer(
       );
       return { fact, eventId, incarnation };
     });
-    for (const { fact, eventId } of indexed) await append(fact, eventId);
+    await appendAll(indexed.map(({ fact, eventId }) => ({ event: fact, id: eventId })));
     await store.advance(indexed, ref(to));
   };
 
-  /** One pass: catch up to the confirmed head; true when it is there. */
+  /** One pass: undo a reorg if the cursor left the canonical chain, then catch up to the head. */
   const step = async (): Promise<void> => {
     const head = await rpc.request('block number', (p) => p.getBlockNumber());
     const target = head - options.confirmations;
@@ -179,7 +206,8 @@ export async function startChainIndexer(
     while (from <= target && !stopped) {
       const to = await block(Math.min(from + options.maxBlockRange - 1, target));
       if (!to) throw new ChainMoved();
-      await indexRange(from, to);
+      await indexRange(cursor, from, to);
+      cursor = ref(to);
       from = to.number + 1;
     }
   };

@@ -57,10 +57,12 @@ export function createChainRpc(
   const fetchRequest = new FetchRequest(url);
   fetchRequest.timeout = options.timeoutMs;
   // The chain id is known: no eth_chainId round trip before every request. Requests are not
-  // batched, so one slow call cannot hold up the others.
+  // batched, so one slow call cannot hold up the others. No cache: by default ethers answers a
+  // repeated request within 250 ms from memory, which would hide a reorg from the indexer.
   const provider = new JsonRpcProvider(fetchRequest, network.chainId, {
     staticNetwork: EthersNetwork.from(network.chainId),
     batchMaxCount: 1,
+    cacheTimeout: -1,
   });
   return {
     network,

@@ -3,6 +3,7 @@
  * shared embedded PostgreSQL test cluster, port 0 on 127.0.0.1, silent logs, and optionally a
  * controllable clock. Plus a small JSON-over-HTTP helper for tests that speak raw HTTP.
  */
+import type { Devnet } from '../../src/chain/devnet/devnet.js';
 import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
@@ -20,6 +21,8 @@ export interface TestService {
   ledger: Ledger;
   /** The service's database, to start another service on the same ledger. */
   databaseUrl: string;
+  /** The devnet the service launched itself (only with `DEVNET_RPC_URL: ''`). */
+  embeddedDevnet: Devnet | null;
   stop(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     mainnet: `${service.url}/mainnet`,
     ledger: service.ledger,
     databaseUrl,
+    embeddedDevnet: service.devnet,
     stop: () => service.stop(),
   };
 }

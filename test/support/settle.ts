@@ -20,6 +20,7 @@ import type { Address, Hex, OrderData } from '../../src/domain/events.js';
 import type { TestChain } from './chain.js';
 import {
   ORDER_TYPES,
+  appDataHash,
   domain,
   orderDigest,
   orderUid,
@@ -137,5 +138,36 @@ export function coincidenceOfWants(a: SignedTradeInput, b: SignedTradeInput): Se
       signature,
       executedAmount: 0n,
     })),
+  };
+}
+
+/** A fill-or-kill sell order with the empty app data `{}`, valid for an hour. */
+export function sellOrder(
+  fields: Pick<OrderData, 'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount'> &
+    Partial<OrderData>,
+): OrderData {
+  return {
+    receiver: null,
+    validTo: Math.floor(Date.now() / 1000) + 3600,
+    appData: appDataHash('{}'),
+    feeAmount: '0',
+    kind: 'sell',
+    partiallyFillable: false,
+    sellTokenBalance: 'erc20',
+    buyTokenBalance: 'erc20',
+    ...fields,
+  };
+}
+
+/** The POST /api/v1/orders body of a signed trade whose app data is `{}`. */
+export function orderBody(trade: SignedTradeInput, extra: Record<string, unknown> = {}) {
+  return {
+    ...trade.order,
+    appData: '{}',
+    appDataHash: trade.order.appData,
+    signingScheme: trade.signingScheme,
+    signature: trade.signature,
+    from: trade.owner,
+    ...extra,
   };
 }

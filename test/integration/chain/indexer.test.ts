@@ -10,12 +10,13 @@ import type { Address, OrderData } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import {
   coincidenceOfWants,
+  orderBody,
+  sellOrder,
   settleOrders,
   signTrade,
   type SignedTrade,
 } from '../../support/settle.js';
 import { startTestService, http, type TestService } from '../../support/service.js';
-import { appDataHash, nowSeconds } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 import { settlementInterface } from '../../../src/chain/settlement-call.js';
 
@@ -47,36 +48,16 @@ describe('chain indexer on the devnet', function () {
     await chain?.stop();
   });
 
-  /** A fresh fill-or-kill sell order (amounts vary so that every UID is new). */
-  const order = (
-    sell: Address,
-    buy: Address,
-    sellAmount: bigint,
-    buyAmount: bigint,
-  ): OrderData => ({
-    sellToken: sell,
-    buyToken: buy,
-    receiver: null,
-    sellAmount: String(sellAmount + BigInt(++sequence)),
-    buyAmount: String(buyAmount),
-    validTo: nowSeconds() + 3600,
-    appData: appDataHash('{}'),
-    feeAmount: '0',
-    kind: 'sell',
-    partiallyFillable: false,
-    sellTokenBalance: 'erc20',
-    buyTokenBalance: 'erc20',
-  });
-  const body = (trade: SignedTrade) => ({
-    ...trade.order,
-    appData: '{}',
-    appDataHash: trade.order.appData,
-    signingScheme: trade.signingScheme,
-    signature: trade.signature,
-    from: trade.owner,
-  });
+  /** A fresh order (amounts vary so that every UID is new). */
+  const order = (sell: Address, buy: Address, sellAmount: bigint, buyAmount: bigint): OrderData =>
+    sellOrder({
+      sellToken: sell,
+      buyToken: buy,
+      sellAmount: String(sellAmount + BigInt(++sequence)),
+      buyAmount: String(buyAmount),
+    });
   const place = async (trade: SignedTrade) => {
-    const response = await http('POST', `${service.devnet}/api/v1/orders`, body(trade));
+    const response = await http('POST', `${service.devnet}/api/v1/orders`, orderBody(trade));
     expect(response.status, response.text).to.equal(201);
   };
   const read = async (uid: string) =>

@@ -9,9 +9,15 @@ import { Contract, Interface, Wallet, getBytes } from 'ethers';
 import type { Address, OrderData } from '../../../src/domain/events.js';
 import { erc20MinterArtifact } from '../../../src/chain/devnet/artifacts.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
-import { deployEip1271Wallet, orderIdentity, signTrade } from '../../support/settle.js';
+import {
+  deployEip1271Wallet,
+  orderBody,
+  orderIdentity,
+  sellOrder,
+  signTrade,
+} from '../../support/settle.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { appDataHash, newWallet, nowSeconds } from '../../support/signing.js';
+import { newWallet } from '../../support/signing.js';
 
 describe('chain checks at order submission', function () {
   this.timeout(60_000);
@@ -29,37 +35,19 @@ describe('chain checks at order submission', function () {
   });
 
   const token = (i: number) => chain.deployment.tokens[i]!.address;
-  const order = (sellAmount: bigint, overrides: Partial<OrderData> = {}): OrderData => ({
-    sellToken: token(0),
-    buyToken: token(1),
-    receiver: null,
-    sellAmount: String(sellAmount),
-    buyAmount: String(1000n + BigInt(++sequence)),
-    validTo: nowSeconds() + 3600,
-    appData: appDataHash('{}'),
-    feeAmount: '0',
-    kind: 'sell',
-    partiallyFillable: false,
-    sellTokenBalance: 'erc20',
-    buyTokenBalance: 'erc20',
-    ...overrides,
-  });
-  const submit = async (wallet: Wallet, signed: OrderData, extra: Record<string, unknown> = {}) => {
-    const trade = await signTrade(chain, wallet, signed);
-    const body = {
-      ...signed,
-      appData: '{}',
-      signingScheme: trade.signingScheme,
-      signature: trade.signature,
-      from: trade.owner,
-      ...extra,
-    };
-    return http<{ errorType?: string; description?: string }>(
+  const order = (sellAmount: bigint): OrderData =>
+    sellOrder({
+      sellToken: token(0),
+      buyToken: token(1),
+      sellAmount: String(sellAmount),
+      buyAmount: String(1000n + BigInt(++sequence)),
+    });
+  const submit = async (wallet: Wallet, signed: OrderData, extra: Record<string, unknown> = {}) =>
+    http<{ errorType?: string; description?: string }>(
       'POST',
       `${service.devnet}/api/v1/orders`,
-      body,
+      orderBody(await signTrade(chain, wallet, signed), extra),
     );
-  };
   const funded = async (amount: bigint, allowance?: bigint) => {
     const wallet = newWallet();
     const owner = wallet.address as Address;
