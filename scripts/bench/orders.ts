@@ -5,12 +5,14 @@
  *                           [--reads 50000] [--warmup 500] [--client worker|main]
  *                           [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
- * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it (as the test
- * harness does), pre-signs every order first (excluded from the figures; eip712 over a digest
- * computed once per order, orders spread over `--owners` accounts), then measures:
+ * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
+ * devnet, funds `--owners` accounts there with WETH and a demo token (approved to the vault
+ * relayer), pre-signs every order (neither is measured; eip712 over a digest computed once per
+ * order), then measures:
  *   - POST /api/v1/orders at concurrency 1 (`--serial` orders) and `--concurrency` (`--orders`):
  *     accepted orders per second (201 only) with p50/p99 latency. Each 201 includes signature
- *     recovery, the durable ledger append and the read-your-writes wait;
+ *     recovery, the transfer simulation on the devnet (one eth_call), the durable ledger append
+ *     and the read-your-writes wait;
  *   - GET /api/v1/orders/{uid} at `--concurrency`: requests per second with p50/p99, and for
  *     calibration GET /api/v1/version (no database): the ceiling of the HTTP stack here.
  * The load generator runs on a worker thread (default) so its own JSON and socket work does not
@@ -29,12 +31,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { SigningKey, hexlify, randomBytes } from 'ethers';
+import { SigningKey, Wallet, hexlify, randomBytes } from 'ethers';
+import type { DevnetDeployment } from '../../src/chain/devnet/deploy.js';
 import { loadConfig } from '../../src/config.js';
+import type { Address } from '../../src/domain/events.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { startService } from '../../src/service.js';
+import { connectTestChain } from '../../test/support/chain.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
 
 interface Options {
@@ -207,17 +212,21 @@ async function runPhase(
   };
 }
 
+/** Who trades what: owners funded on the devnet, so the service's chain checks pass. */
+interface Trading {
+  ownerKeys: string[];
+  sellTokens: [string, string];
+}
+
 async function runClient(
   baseUrl: string,
   options: Options,
+  trading: Trading,
   hooks: PhaseHooks,
 ): Promise<ClientResult> {
   const url = new URL(baseUrl);
   const prefix = '/devnet/api/v1';
-  const keys = Array.from(
-    { length: options.owners },
-    () => new SigningKey(hexlify(randomBytes(32))),
-  );
+  const keys = trading.ownerKeys.map((key) => new SigningKey(key));
   const signer = createFastOrderSigner(CHAIN_ID.devnet);
   const total = options.warmup + options.serial + options.orders;
   const validTo = Math.floor(Date.now() / 1000) + 3600;
@@ -229,7 +238,7 @@ async function runClient(
       // Distinct amounts make every order (and so every UID) distinct.
       sellAmount: String(1_000_000_000_000_000n + BigInt(i)),
       buyAmount: '2000000000000000000000',
-      sellToken: i % 2 ? TOKENS.WETH : TOKENS.USDC,
+      sellToken: trading.sellTokens[i % 2],
       buyToken: TOKENS.DAI,
       validTo,
     });
@@ -433,9 +442,23 @@ type WorkerMessage =
   | { kind: 'done'; result: ClientResult }
   | { kind: 'failed'; error: string };
 
+/** Owners with WETH and a demo token, both approved to the vault relayer (not measured). */
+async function fundOwners(deployment: DevnetDeployment, owners: number): Promise<Trading> {
+  const chain = await connectTestChain(deployment);
+  const sellTokens: [string, string] = [deployment.weth.address, deployment.tokens[0]!.address];
+  const ownerKeys = Array.from({ length: owners }, () => hexlify(randomBytes(32)));
+  for (const key of ownerKeys) {
+    const owner = new Wallet(key).address as Address;
+    for (const token of sellTokens) await chain.fund(owner, token as Address, 10n ** 24n);
+  }
+  await chain.stop();
+  return { ownerKeys, sellTokens };
+}
+
 async function clientOnWorker(
   url: string,
   options: Options,
+  trading: Trading,
   hooks: PhaseHooks,
 ): Promise<ClientResult> {
   // Node 20 does not run `--import tsx` in workers: register tsx there, then load this file.
@@ -443,7 +466,7 @@ async function clientOnWorker(
     `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};\n` +
     `register();\nawait import(${JSON.stringify(import.meta.url)});`;
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
-    workerData: { url, options },
+    workerData: { url, options, trading },
   });
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {
@@ -511,21 +534,27 @@ async function main(): Promise<void> {
     await admin.end();
 
     const config = loadConfig({
+      // Its own devnet, beside its own database: never the one in ./data.
+      DEVNET_PORT: '0',
       ...options.env,
+      DATA_DIR: dir,
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: postgres.url('bench'),
     });
     const service = await startService(config, { logger: createLogger('silent') });
     cleanups.push(() => service.stop());
+    if (!service.devnet)
+      throw new Error('bench:orders needs the embedded devnet (DEVNET_RPC_URL unset)');
+    const trading = await fundOwners(service.devnet.deployment, options.owners);
     const setupMs = performance.now() - setupStarted;
     const baseline = await commitBaseline(postgres.url('postgres'));
 
     const probe = serverProbe(service.ledger);
     const result =
       options.client === 'worker'
-        ? await clientOnWorker(service.url, options, probe.hooks)
-        : await runClient(service.url, options, probe.hooks);
+        ? await clientOnWorker(service.url, options, trading, probe.hooks)
+        : await runClient(service.url, options, trading, probe.hooks);
     result.phases.forEach((phase, i) => (phase.server = probe.stats[i]));
     report(options, result, setupMs, baseline);
   } finally {
@@ -542,8 +571,12 @@ if (isMainThread) {
     },
   );
 } else {
-  const { url, options } = workerData as { url: string; options: Options };
-  runClient(url, options, workerHooks()).then(
+  const { url, options, trading } = workerData as {
+    url: string;
+    options: Options;
+    trading: Trading;
+  };
+  runClient(url, options, trading, workerHooks()).then(
     (result) => parentPort!.postMessage({ kind: 'done', result } satisfies WorkerMessage),
     (error: unknown) =>
       parentPort!.postMessage({ kind: 'failed', error: String(error) } satisfies WorkerMessage),

@@ -10,7 +10,7 @@
  *   every fact above it (newest first), and indexes again from there. The read models follow.
  * - One instance per network across processes (an advisory lock); the others wait.
  */
-import type { Block, Log } from 'ethers';
+import { toQuantity, type Block } from 'ethers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { deterministicEventId } from '../domain/event-ids.js';
@@ -30,7 +30,7 @@ import {
   type IndexedFact,
 } from './indexer-store.js';
 import type { ChainRpc } from './rpc.js';
-import { factOf, SETTLEMENT_TOPICS } from './settlement-logs.js';
+import { factOf, SETTLEMENT_TOPICS, type RawLog } from './settlement-logs.js';
 
 export interface IndexerOptions {
   confirmations: number;
@@ -146,21 +146,23 @@ export async function startChainIndexer(
    * step (a reorg) and nothing is recorded.
    */
   const indexRange = async (cursor: BlockRef | null, from: number, to: Block) => {
-    const logs: Log[] = await rpc.request(`logs ${from}..${to.number}`, (p) =>
-      p.getLogs({
-        address: network.settlementContract,
-        topics: [[...SETTLEMENT_TOPICS]],
-        fromBlock: from,
-        toBlock: to.number,
-      }),
+    const filter = {
+      address: network.settlementContract,
+      topics: [[...SETTLEMENT_TOPICS]],
+      fromBlock: toQuantity(from),
+      toBlock: toQuantity(to.number),
+    };
+    const logs: RawLog[] = await rpc.request(`logs ${from}..${to.number}`, (p) =>
+      p.send('eth_getLogs', [filter]),
     );
     const blocks = new Map<number, Block>([[to.number, to]]);
     for (const l of logs) {
-      let b = blocks.get(l.blockNumber);
+      const number = Number(l.blockNumber);
+      let b = blocks.get(number);
       if (!b) {
-        const fetched = await block(l.blockNumber);
+        const fetched = await block(number);
         if (!fetched) throw new ChainMoved();
-        blocks.set(l.blockNumber, (b = fetched));
+        blocks.set(number, (b = fetched));
       }
       if (lower(b.hash!) !== lower(l.blockHash)) throw new ChainMoved();
     }
@@ -170,7 +172,7 @@ export async function startChainIndexer(
     }
 
     const facts = logs.flatMap((l) => {
-      const fact = factOf(network, l, blocks.get(l.blockNumber)!.timestamp);
+      const fact = factOf(network, l, blocks.get(Number(l.blockNumber))!.timestamp);
       return fact ? [fact] : [];
     });
     const incarnations = await store.incarnations(facts.map((f) => f.data.chain));

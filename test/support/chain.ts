@@ -58,6 +58,16 @@ export async function startTestChain(chainId = DEVNET_CHAIN_ID): Promise<TestCha
   }
 }
 
+/**
+ * A running devnet (e.g. the one a service launched) seen as a test chain, for funding owners.
+ * Stopping it only closes the connection.
+ */
+export async function connectTestChain(deployment: DevnetDeployment): Promise<TestChain> {
+  const provider = devnetProvider(deployment.rpcUrl, deployment.chainId);
+  await provider.send('anvil_autoImpersonateAccount', [true]);
+  return testChain(deployment, provider, async () => undefined);
+}
+
 function testChain(
   deployment: DevnetDeployment,
   provider: JsonRpcProvider,

@@ -17,7 +17,7 @@ import {
   signTrade,
 } from '../../support/settle.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { newWallet } from '../../support/signing.js';
+import { newWallet, signOrder } from '../../support/signing.js';
 
 describe('chain checks at order submission', function () {
   this.timeout(60_000);
@@ -192,6 +192,32 @@ describe('chain checks at order submission', function () {
     const cancel = await http('DELETE', `${service.url}/sepolia/api/v1/orders`, {});
     expect(cancel.status).to.equal(503);
     const read = await http('GET', `${service.url}/sepolia/api/v1/orders/0x${'11'.repeat(56)}`);
+    expect(read.status).to.equal(404);
+  });
+});
+
+describe('a live network whose node does not answer', function () {
+  this.timeout(30_000);
+  let service: TestService;
+  before(async () => {
+    // A port nobody listens on; one quick attempt, so the refusal comes fast.
+    service = await startTestService({
+      env: { SEPOLIA_RPC_URL: 'http://127.0.0.1:9', RPC_RETRIES: '0', RPC_TIMEOUT_MS: '1000' },
+    });
+  });
+  after(() => service?.stop());
+
+  it('refuses orders with 503 ChainUnavailable, writes nothing, and keeps serving reads', async () => {
+    const wallet = newWallet();
+    const signed = await signOrder(wallet, 11155111);
+    const response = await http<{ errorType: string }>(
+      'POST',
+      `${service.url}/sepolia/api/v1/orders`,
+      signed.body,
+    );
+    expect(response.status).to.equal(503);
+    expect(response.body.errorType).to.equal('ChainUnavailable');
+    const read = await http('GET', `${service.url}/sepolia/api/v1/orders/${signed.uid}`);
     expect(read.status).to.equal(404);
   });
 });

@@ -3,9 +3,8 @@
  * followed event, encoded by ethers from the contract's own ABI, must read back as its fact.
  */
 import { expect } from 'chai';
-import { Interface, Log, type JsonRpcProvider } from 'ethers';
 import { settlementInterface } from '../../../src/chain/settlement-call.js';
-import { factOf, SETTLEMENT_TOPICS } from '../../../src/chain/settlement-logs.js';
+import { factOf, SETTLEMENT_TOPICS, type RawLog } from '../../../src/chain/settlement-logs.js';
 import { networkByName } from '../../../src/domain/networks.js';
 
 const devnet = networkByName('devnet')!;
@@ -14,22 +13,18 @@ const UID = `0x${'cd'.repeat(56)}`;
 const BLOCK_HASH = `0x${'01'.repeat(32)}`;
 const TX_HASH = `0x${'02'.repeat(32)}`;
 
-function log(event: string, values: unknown[], address = devnet.settlementContract): Log {
-  const { topics, data } = (settlementInterface as Interface).encodeEventLog(event, values);
-  return new Log(
-    {
-      transactionHash: TX_HASH,
-      blockHash: BLOCK_HASH,
-      blockNumber: 7,
-      removed: false,
-      address,
-      data,
-      topics,
-      index: 3,
-      transactionIndex: 0,
-    },
-    null as unknown as JsonRpcProvider,
-  );
+/** The log as `eth_getLogs` would return it, encoded by ethers from the contract's ABI. */
+function log(event: string, values: unknown[], address = devnet.settlementContract): RawLog {
+  const { topics, data } = settlementInterface.encodeEventLog(event, values);
+  return {
+    transactionHash: TX_HASH,
+    blockHash: BLOCK_HASH,
+    blockNumber: '0x7',
+    address,
+    data,
+    topics,
+    logIndex: '0x3',
+  };
 }
 
 describe('settlement logs', () => {
