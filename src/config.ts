@@ -120,8 +120,11 @@ function chains(
       network.name,
       integer(env, `${prefix}_CONFIRMATIONS`, local ? 0 : 3, 0, 10_000),
     );
-    const start = integer(env, `${prefix}_START_BLOCK`, local ? 0 : -1, 0, Number.MAX_SAFE_INTEGER);
-    if (start >= 0) startBlocks.set(network.name, start);
+    // A public chain's history is long: without a start block, indexing begins at its head.
+    const startVariable = `${prefix}_START_BLOCK`;
+    if (local || env[startVariable]) {
+      startBlocks.set(network.name, integer(env, startVariable, 0, 0, Number.MAX_SAFE_INTEGER));
+    }
   }
   return { rpcUrls, confirmations, startBlocks };
 }

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { Contract, Wallet } from 'ethers';
+import pg from 'pg';
 import type { Address, OrderData } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import {
@@ -150,7 +151,7 @@ describe('chain indexer on the devnet', function () {
 
   it('resumes after a restart with no duplicate and no gap', async () => {
     const first = await tradePair();
-    await settleOrders(chain, coincidenceOfWants(...first));
+    const settled = [(await settleOrders(chain, coincidenceOfWants(...first))).hash];
     await eventually(first[0].uid, (o) => o.status === 'fulfilled');
     await service.stop();
 
@@ -159,7 +160,7 @@ describe('chain indexer on the devnet', function () {
     for (let i = 0; i < 3; i++) {
       // The chain knows these orders before the API does.
       const pair = await signPair();
-      await settleOrders(chain, coincidenceOfWants(...pair));
+      settled.push((await settleOrders(chain, coincidenceOfWants(...pair))).hash);
       pairs.push(pair);
     }
     service = await startTestService({
@@ -174,19 +175,74 @@ describe('chain indexer on the devnet', function () {
       await eventually(a.uid, (o) => o.status === 'fulfilled');
       await eventually(b.uid, (o) => o.executedSellAmount !== '0');
     }
-    // Exactly one TradeSettled per Trade log, though the first ones were seen before the stop.
-    const trades = new Map<string, number>();
+    // Exactly one fact per log, though the first ones were seen before the stop.
+    const facts = new Map<string, number>();
+    const settlements = new Set<string>();
     for (let after: string | null = null; ;) {
       const page = await service.ledger.readAll(after, 1000);
       if (page.length === 0) break;
       for (const e of page) {
-        if (e.type !== 'TradeSettled') continue;
-        const { chain: at } = e.data as { chain: { blockHash: string; logIndex: number } };
+        if (e.type !== 'TradeSettled' && e.type !== 'SettlementObserved') continue;
+        const { chain: at } = e.data as {
+          chain: { blockHash: string; logIndex: number; txHash: string };
+        };
         const key = `${at.blockHash}/${at.logIndex}`;
-        trades.set(key, (trades.get(key) ?? 0) + 1);
+        facts.set(key, (facts.get(key) ?? 0) + 1);
+        if (e.type === 'SettlementObserved') settlements.add(at.txHash);
       }
       after = page.at(-1)!.position;
     }
-    expect([...trades.values()].every((n) => n === 1)).to.equal(true);
+    expect([...facts.values()].every((n) => n === 1)).to.equal(true);
+    for (const tx of settled) expect(settlements.has(tx.toLowerCase()), tx).to.equal(true);
+  });
+
+  it('counts a pre-signature set on chain before the order reached the API', async () => {
+    const [x, y] = chain.deployment.tokens.map((t) => t.address);
+    const signed = await signTrade(chain, alice, order(x!, y!, 10n ** 17n, 10n ** 17n));
+    await callSettlement('setPreSignature', signed.uid, true);
+    // The chain's facts live in their own stream: the placement still finds its stream new.
+    await place({ ...signed, signingScheme: 'presign', signature: '0x' });
+    await eventually(signed.uid, (o) => o.status === 'open');
+  });
+
+  /** The block the service's devnet indexer has recorded up to. */
+  const cursorOf = async (of: TestService) => {
+    const client = new pg.Client({ connectionString: of.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>(
+        "SELECT block_number AS n FROM chain.indexer_cursors WHERE network = 'devnet'",
+      );
+      return Number(rows[0]?.n ?? -1);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('waits for the configured confirmations before it records a block', async () => {
+    const patient = await startTestService({
+      env: { DEVNET_RPC_URL: chain.rpcUrl, DEVNET_CONFIRMATIONS: '2' },
+    });
+    try {
+      const [x, y] = chain.deployment.tokens.map((t) => t.address);
+      const signed = await signTrade(chain, alice, order(x!, y!, 10n ** 17n, 10n ** 17n));
+      const url = `${patient.devnet}/api/v1/orders`;
+      expect((await http('POST', url, orderBody(signed))).status).to.equal(201);
+      const status = async () => (await http<ApiOrder>('GET', `${url}/${signed.uid}`)).body.status;
+      await callSettlement('invalidateOrder', signed.uid);
+      const invalidatedIn = await chain.provider.getBlockNumber();
+      await chain.mine(1);
+      // With one confirmation the indexer goes up to the block before, and stops there.
+      await waitFor(async () => (await cursorOf(patient)) === invalidatedIn - 1, {
+        timeoutMs: 10_000,
+      });
+      const onChain = await patient.ledger.readStream(`onchain-devnet-${signed.uid}`);
+      expect(onChain).to.have.length(0);
+      expect(await status()).to.equal('open');
+      await chain.mine(1);
+      await waitFor(async () => (await status()) === 'cancelled', { timeoutMs: 10_000 });
+    } finally {
+      await patient.stop();
+    }
   });
 });
