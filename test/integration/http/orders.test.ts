@@ -184,16 +184,18 @@ describe('HTTP: placing orders', () => {
   });
 
   describe('order rules', () => {
-    const now = nowSeconds();
-    const cases: [string, Partial<OrderParams>, string][] = [
+    // validTo is set when the test runs, not when the suite is defined: later suites run
+    // tens of seconds after this file loads.
+    const inSeconds = (seconds: number) => ({ validTo: nowSeconds() + seconds });
+    const cases: [string, Partial<OrderParams> | (() => Partial<OrderParams>), string][] = [
       ['a zero sell amount', { sellAmount: '0' }, 'ZeroAmount'],
       ['a zero buy amount', { buyAmount: '0' }, 'ZeroAmount'],
       ['the same token on both sides', { buyToken: TOKENS.WETH }, 'SameBuyAndSellToken'],
       ['WETH sold for native ETH', { buyToken: NATIVE }, 'SameBuyAndSellToken'],
       ['native ETH as sell token', { sellToken: NATIVE }, 'InvalidNativeSellToken'],
-      ['validTo in the past', { validTo: now - 10 }, 'OrderExpired'],
-      ['validTo too soon', { validTo: now + 30 }, 'InsufficientValidTo'],
-      ['validTo over a year ahead', { validTo: now + 366 * 86_400 }, 'ExcessiveValidTo'],
+      ['validTo in the past', () => inSeconds(-10), 'OrderExpired'],
+      ['validTo too soon', () => inSeconds(30), 'InsufficientValidTo'],
+      ['validTo over a year ahead', () => inSeconds(366 * 86_400), 'ExcessiveValidTo'],
       ['a non-zero fee', { feeAmount: '1' }, 'NonZeroFee'],
       [
         'a fee on a partially fillable order',
@@ -204,8 +206,9 @@ describe('HTTP: placing orders', () => {
       ['external sell balances', { sellTokenBalance: 'external' }, 'UnsupportedSellTokenSource'],
       ['a deny-listed receiver', { receiver: DENIED }, 'Forbidden'],
     ];
-    for (const [what, overrides, errorType] of cases) {
+    for (const [what, fields, errorType] of cases) {
       it(`rejects ${what} (${errorType})`, async () => {
+        const overrides = typeof fields === 'function' ? fields() : fields;
         if (errorType === 'Forbidden') {
           const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, overrides);
           const response = await place(signed.body);
