@@ -2,9 +2,10 @@
 import { appDataProjector } from './app-data/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import type { Projector } from './projector.js';
+import { quotesProjector } from './quotes/projector.js';
 
 export function allProjectors(): Projector[] {
-  return [ordersProjector(), appDataProjector()];
+  return [ordersProjector(), appDataProjector(), quotesProjector()];
 }
 
 export type { Projector } from './projector.js';

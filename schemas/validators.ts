@@ -40,6 +40,29 @@ export interface OrderCancellationsBody {
 
 export type OrderCancellationBody = Omit<OrderCancellationsBody, 'orderUids'>;
 
+export interface OrderQuoteBody {
+  sellToken: string;
+  buyToken: string;
+  receiver?: string | null;
+  from: string;
+  kind: 'sell' | 'buy';
+  sellAmountBeforeFee?: string;
+  sellAmountAfterFee?: string;
+  buyAmountAfterFee?: string;
+  validTo?: number;
+  validFor?: number;
+  appData?: string;
+  appDataHash?: string | null;
+  sellTokenBalance?: 'erc20' | 'external' | 'internal';
+  buyTokenBalance?: 'erc20' | 'internal';
+  signingScheme?: 'eip712' | 'ethsign' | 'presign' | 'eip1271';
+  onchainOrder?: boolean;
+  verificationGasLimit?: number;
+  priceQuality?: 'fast' | 'optimal' | 'verified';
+  timeout?: number;
+  partiallyFillable?: boolean;
+}
+
 export interface AppDataObjectBody {
   fullAppData: string;
 }
@@ -50,6 +73,7 @@ export const validators = {
   orderCancellation: ajv.compile<OrderCancellationBody>(load('order-cancellation')),
   appDataObject: ajv.compile<AppDataObjectBody>(load('app-data-object')),
   orderUids: ajv.compile<string[]>(load('order-uids')),
+  orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
 } as const;
 
 /** One line naming the first problem: the JSON pointer of the field and what is wrong. */

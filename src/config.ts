@@ -32,8 +32,14 @@ export interface Config {
   denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
   validity: { min: number; maxMarket: number; maxLimit: number };
   appDataSizeLimit: number;
+  /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
+  maxLimitOrdersPerOwner: number;
   /** Upper bound a write waits for its own projection before answering (read-your-writes). */
   readYourWritesTimeoutMs: number;
+  /** Requests per second per client (burst the same); 0 disables a limit. */
+  rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
+  /** Redis shared by several instances for the rate limits; absent: counted in process. */
+  redisUrl: string | null;
   version: string;
 }
 
@@ -163,7 +169,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxLimit: integer(env, 'MAX_LIMIT_ORDER_VALIDITY', 365 * 86_400, 60, 2 ** 32),
     },
     appDataSizeLimit: integer(env, 'APP_DATA_SIZE_LIMIT', 8192, 2, 1_048_576),
+    maxLimitOrdersPerOwner: integer(env, 'MAX_LIMIT_ORDERS_PER_OWNER', 10, 0, 1_000_000),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
+    rateLimits: {
+      quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
+      ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
+    },
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',
   };
 }

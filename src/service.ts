@@ -14,17 +14,23 @@ import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
 import { createAppDataRegistry } from './commands/app-data-registry.js';
 import { cancelOrders } from './commands/cancel-orders.js';
+import { createQuote } from './commands/create-quote.js';
+import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
 import { registerAppData } from './commands/register-app-data.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
 import type { HttpDeps } from './http/deps.js';
+import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
+import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
 import { openDatabase } from './postgres/database.js';
+import { createQuoteIds } from './postgres/quote-ids.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
+import { createQuoteQueries } from './queries/quotes.js';
 
 export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
@@ -36,6 +42,9 @@ export interface RunningService {
   liveNetworks: ReadonlySet<string>;
   stop(): Promise<void>;
 }
+
+/** The solver stored quotes name: the service's own estimator, which has no account yet. */
+const BUILT_IN_QUOTER = '0x0000000000000000000000000000000000000000';
 
 export interface ServiceOptions {
   logger: Logger;
@@ -108,24 +117,55 @@ export async function startService(
     });
     stack.push(() => projections.stop());
 
+    // Several instances behind one address share their budgets through Redis.
+    const rateLimitStore: RateLimitStore = config.redisUrl
+      ? await createRedisRateLimitStore({
+          url: config.redisUrl,
+          onError: warn('rate-limit Redis connection failed; reconnecting'),
+        })
+      : createMemoryRateLimitStore({ clock });
+    stack.push(() => rateLimitStore.close());
+
     const registry = createAppDataRegistry(ledger);
     const writeDeps = { ledger, clock };
+    const quotes = createQuoteQueries(db);
+    const orderQueries = createOrderQueries(db);
+    const nextQuoteId = await createQuoteIds(pool);
+    const orderRules = {
+      appData: registry,
+      denyList: config.denyList,
+      validity: config.validity,
+      appDataSizeLimit: config.appDataSizeLimit,
+    };
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>
           placeOrder(
             {
               ...writeDeps,
-              appData: registry,
-              denyList: config.denyList,
-              validity: config.validity,
-              appDataSizeLimit: config.appDataSizeLimit,
+              ...orderRules,
               chain: chains.checks(network.name),
+              quotes,
+              orders: orderQueries,
+              maxLimitOrdersPerOwner: config.maxLimitOrdersPerOwner,
             },
             network,
             body,
           ),
         cancelOrders: (network, request) => cancelOrders(writeDeps, network, request),
+        createQuote: (network, body) =>
+          createQuote(
+            {
+              ...writeDeps,
+              ...orderRules,
+              prices: chains.prices(network.name)!,
+              nextQuoteId,
+              solver: BUILT_IN_QUOTER,
+            },
+            network,
+            body,
+          ),
+        nativePrice: (network, token) => nativePrice(chains.prices(network.name), network, token),
         registerAppData: (network, document, hash) =>
           registerAppData(
             { registry, sizeLimit: config.appDataSizeLimit, clock },
@@ -134,7 +174,7 @@ export async function startService(
             hash,
           ),
       },
-      queries: { orders: createOrderQueries(db), appData: createAppDataQueries(db) },
+      queries: { orders: orderQueries, appData: createAppDataQueries(db) },
       readYourWrites: async (projector, position) => {
         const caughtUp = await projections.waitFor(
           projector,
@@ -148,6 +188,7 @@ export async function startService(
       logger,
       appDataSizeLimit: config.appDataSizeLimit,
       liveNetworks: chains.names,
+      rateLimits: { store: rateLimitStore, ...config.rateLimits },
     };
 
     const server: Server = createHttpApp(deps).listen(config.port, config.host);

@@ -25,7 +25,6 @@
  *   node --cpu-prof --cpu-prof-dir=prof --import tsx scripts/bench/orders.ts
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +39,7 @@ import { createLogger } from '../../src/logger.js';
 import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { startService } from '../../src/service.js';
 import { connectTestChain } from '../../test/support/chain.js';
+import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
 
 interface Options {
@@ -133,83 +133,20 @@ function parseOptions(argv: string[]): Options {
 // Load generator
 // ---------------------------------------------------------------------------------------------
 
-interface Request {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: Buffer;
-}
-
 async function runPhase(
   url: URL,
   hooks: PhaseHooks,
   index: number,
   name: string,
   unit: string,
-  requests: readonly Request[],
+  requests: readonly LoadRequest[],
   concurrency: number,
   okStatus: number,
 ): Promise<PhaseResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let firstError: string | null = null;
-  let next = 0;
-
-  const send = (req: Request) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
-      if (req.body) headers['content-length'] = req.body.length;
-      const r = http.request(
-        { agent, host: url.hostname, port: url.port, method: req.method, path: req.path, headers },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      r.on('error', reject);
-      r.end(req.body);
-    });
-
-  const worker = async () => {
-    for (let i = next++; i < requests.length; i = next++) {
-      const started = performance.now();
-      let status: number;
-      let body: string;
-      try {
-        ({ status, body } = await send(requests[i]!));
-      } catch (error) {
-        status = 0;
-        body = String(error);
-      }
-      const took = performance.now() - started;
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status === okStatus) latencies.push(took);
-      else firstError ??= `${status} ${body.slice(0, 300)}`;
-    }
-  };
-
   await hooks.start(index);
-  const started = performance.now();
-  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
-  const elapsedMs = performance.now() - started;
+  const load = await runLoad(url, requests, concurrency, okStatus);
   await hooks.end(index);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    unit,
-    concurrency,
-    requests: requests.length,
-    ok: latencies.length,
-    elapsedMs,
-    latencies,
-    statuses,
-    firstError,
-  };
+  return { name, unit, concurrency, requests: requests.length, ok: load.latencies.length, ...load };
 }
 
 /** Who trades what: owners funded on the devnet, so the service's chain checks pass. */
@@ -246,13 +183,13 @@ async function runClient(
   }
   const presign = { orders: total, ms: performance.now() - presignStarted };
 
-  const post = (from: number, to: number): Request[] =>
+  const post = (from: number, to: number): LoadRequest[] =>
     signed.slice(from, to).map(({ body }) => ({ method: 'POST', path: `${prefix}/orders`, body }));
   const phases: PhaseResult[] = [];
   const phase = (
     name: string,
     unit: string,
-    requests: Request[],
+    requests: LoadRequest[],
     concurrency: number,
     ok: number,
   ) => runPhase(url, hooks, phases.length, name, unit, requests, concurrency, ok);
@@ -264,7 +201,7 @@ async function runClient(
   phases.push(await phase('POST /api/v1/orders', 'orders/s', concurrent, options.concurrency, 201));
   if (options.reads > 0) {
     const uids = signed.map((s) => s.uid);
-    const reads: Request[] = Array.from({ length: options.reads }, (_, i) => ({
+    const reads: LoadRequest[] = Array.from({ length: options.reads }, (_, i) => ({
       method: 'GET',
       path: `${prefix}/orders/${uids[(i * 7919) % uids.length]}`,
     }));
@@ -273,7 +210,7 @@ async function runClient(
     );
     // Calibration: the cheapest route (no database) through the same HTTP stack and client.
     // What this reaches bounds what any read endpoint can reach on this machine.
-    const floor: Request[] = Array.from({ length: Math.ceil(options.reads / 2) }, () => ({
+    const floor: LoadRequest[] = Array.from({ length: Math.ceil(options.reads / 2) }, () => ({
       method: 'GET',
       path: `${prefix}/version`,
     }));
@@ -287,11 +224,6 @@ async function runClient(
 // ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
 
@@ -534,8 +466,10 @@ async function main(): Promise<void> {
     await admin.end();
 
     const config = loadConfig({
-      // Its own devnet, beside its own database: never the one in ./data.
+      // Its own devnet, beside its own database: never the one in ./data. A few owners send
+      // thousands of orders a second: the per-owner rate limit would measure itself.
       DEVNET_PORT: '0',
+      RATE_LIMIT_ORDERS_PER_SECOND: '0',
       ...options.env,
       DATA_DIR: dir,
       PORT: '0',

@@ -9,6 +9,7 @@ import { networkByName } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { startChainIndexer, type ChainIndexer, type IndexerOptions } from './indexer.js';
 import { createOrderChainChecks, type OrderChainChecks } from './order-checks.js';
+import { createPriceEstimator, type PriceEstimator } from './prices.js';
 import { createChainRpc, type ChainRpc, type RpcOptions } from './rpc.js';
 
 export interface LiveNetworksOptions {
@@ -30,12 +31,15 @@ export interface LiveNetworks {
   names: ReadonlySet<string>;
   /** The order checks of a live network. */
   checks(network: string): OrderChainChecks;
+  /** The price estimator of a network; null when it is not live. */
+  prices(network: string): PriceEstimator | null;
   stop(): Promise<void>;
 }
 
 export async function startLiveNetworks(options: LiveNetworksOptions): Promise<LiveNetworks> {
   const rpcs = new Map<string, ChainRpc>();
   const checks = new Map<string, OrderChainChecks>();
+  const prices = new Map<string, PriceEstimator>();
   const indexers: ChainIndexer[] = [];
   const stop = async () => {
     await Promise.all(indexers.map((i) => i.stop()));
@@ -47,6 +51,7 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
       const rpc = createChainRpc(network, url, options.rpc);
       rpcs.set(name, rpc);
       checks.set(name, createOrderChainChecks(rpc, network));
+      prices.set(name, createPriceEstimator(rpc, network));
       const indexerOptions: IndexerOptions = {
         confirmations: options.indexer.confirmations.get(name) ?? 0,
         pollIntervalMs: options.indexer.pollIntervalMs,
@@ -77,6 +82,7 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
       if (!found) throw new Error(`${network} is not live`);
       return found;
     },
+    prices: (network) => prices.get(network) ?? null,
     stop,
   };
 }

@@ -24,6 +24,10 @@ import type { OrderCreationBody } from '../../schemas/validators.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { checkOrderOnChain } from './order-chain-checks.js';
+import { linkQuote } from './order-quote-link.js';
+import type { OrderQueries } from '../queries/orders.js';
+import type { QuoteQueries } from '../queries/quotes.js';
+import { outsideMarket, quotableOrder } from '../domain/quote.js';
 import { resolveOrderAppData } from './order-app-data.js';
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
@@ -37,6 +41,10 @@ export interface PlaceOrderDeps {
   appDataSizeLimit: number;
   /** The network's chain reads; the HTTP layer refuses writes on a network that is not live. */
   chain: OrderChainChecks;
+  quotes: QuoteQueries;
+  /** For the per-owner cap on limit orders outside the market (`TooManyLimitOrders`). */
+  orders: Pick<OrderQueries, 'liveOutsideMarketLimitOrders'>;
+  maxLimitOrdersPerOwner: number;
 }
 
 export interface PlacedOrder {
@@ -123,6 +131,17 @@ export async function placeOrder(
     fullBalanceCheck: body.fullBalanceCheck ?? false,
   });
 
+  const quote = await linkQuote(deps.quotes, network.name, order, body.quoteId ?? null, now);
+  if (quote && orderClassValue === 'limit' && outsideMarket(quotableOrder(order), quote)) {
+    const live = await deps.orders.liveOutsideMarketLimitOrders(
+      network.name,
+      owner,
+      Math.floor(now.getTime() / 1000),
+    );
+    if (live >= deps.maxLimitOrdersPerOwner) {
+      reject('TooManyLimitOrders', 'Too many limit orders');
+    }
+  }
   const registration = appData.needsRegistration
     ? await deps.appData.register(network.name, appData.hash, appData.document, now)
     : null;
@@ -137,8 +156,8 @@ export async function placeOrder(
     creationDate: now.toISOString(),
     settlementContract: network.settlementContract,
     fullAppData: appData.document,
-    quoteId: body.quoteId ?? null,
-    quote: null,
+    quoteId: quote?.id ?? null,
+    quote,
     interactions: {
       pre: appData.parsed.hooks.pre.map(hookInteraction),
       post: appData.parsed.hooks.post.map(hookInteraction),

@@ -147,6 +147,43 @@ export interface ChainFactRevertedV1 {
   reason: 'reorg';
 }
 
+/** The order a quote prices, as the API's `OrderQuote` shows it (amounts after the fee). */
+export interface QuotedOrder {
+  sellToken: Address;
+  buyToken: Address;
+  receiver: Address | null;
+  sellAmount: string;
+  buyAmount: string;
+  validTo: number;
+  appData: Hex;
+  feeAmount: string;
+  kind: OrderKind;
+  sellTokenBalance: SellTokenBalance;
+  buyTokenBalance: BuyTokenBalance;
+  signingScheme: SigningScheme;
+}
+
+/** A price quote given to `from`; orders placed before `expiration` can link to it. */
+export interface QuoteCreatedV1 {
+  network: string;
+  /** Strictly increasing per service (a database sequence). */
+  id: number;
+  from: Address;
+  quote: QuotedOrder;
+  /** The full app-data document, when the request carried one. */
+  fullAppData: string | null;
+  onchainOrder: boolean;
+  gasAmount: string;
+  gasPrice: string;
+  /** Native-token atoms per sell-token atom, as a decimal string of a float (the reference's). */
+  sellTokenPrice: string;
+  solver: Address;
+  verified: boolean;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  expiration: string;
+}
+
 export interface AppDataRegisteredV1 {
   network: string;
   hash: Hex;
@@ -161,6 +198,7 @@ export interface EventPayloads {
   PreSignatureSet: PreSignatureSetV1;
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
+  QuoteCreated: QuoteCreatedV1;
   AppDataRegistered: AppDataRegisteredV1;
 }
 
@@ -174,6 +212,7 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   PreSignatureSet: 1,
   SettlementObserved: 1,
   ChainFactReverted: 1,
+  QuoteCreated: 1,
   AppDataRegistered: 1,
 };
 
@@ -196,10 +235,11 @@ export const streams = {
   /** The `Settlement` logs of one transaction. */
   settlement: (network: string, txHash: Hex): string => `settlement-${network}-${txHash}`,
   appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
+  quote: (network: string, id: number): string => `quote-${network}-${id}`,
 } as const;
 
 /** Every stream batchbook writes starts with one of these prefixes (used by subscription filters). */
-export const STREAM_PREFIXES = ['order-', 'onchain-', 'settlement-', 'appdata-'] as const;
+export const STREAM_PREFIXES = ['order-', 'onchain-', 'settlement-', 'appdata-', 'quote-'] as const;
 
 /** The stream each event belongs to: the API's facts and the chain's facts never share one. */
 export function streamOf(event: DomainEvent): string {
@@ -219,5 +259,7 @@ export function streamOf(event: DomainEvent): string {
       return streamOf(event.data.reverted);
     case 'AppDataRegistered':
       return streams.appData(event.data.network, event.data.hash);
+    case 'QuoteCreated':
+      return streams.quote(event.data.network, event.data.id);
   }
 }

@@ -111,6 +111,7 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
     case 'OrderPlaced':
     case 'AppDataRegistered':
     case 'SettlementObserved':
+    case 'QuoteCreated':
       return state;
     case 'TradeSettled':
       return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };

@@ -15,8 +15,28 @@ export interface Network {
   settlementContract: Address;
   vaultRelayer: Address;
   wrappedNativeToken: Address;
+  /**
+   * Factories of Uniswap-V2 pools (0.3% fee, constant product) whose pairs price tokens. Only
+   * addresses checked against Uniswap's own list of V2 deployments
+   * (docs.uniswap.org/contracts/v2/reference/smart-contracts/v2-deployments); empty where Uniswap
+   * lists none (Gnosis Chain, Linea, Plasma, Ink): those networks price nothing until one is added.
+   */
+  uniswapV2Factories: readonly Address[];
   /** Other names accepted by the token endpoints (`/{chainId}/tokens/...`). */
   aliases: readonly string[];
+  /** The stablecoin the token endpoints' `usdPrice` is measured in; null: none known here. */
+  usdReference?: UsdReference | null;
+  /**
+   * Tokens whose holders are indexed even when no order trades them: on the devnet WETH and the
+   * demo tokens, so that its holder lists are complete from block 0.
+   */
+  indexedTokens?: readonly Address[];
+}
+
+/** A USD stablecoin: one whole token (10^decimals atoms) is taken to be worth one dollar. */
+export interface UsdReference {
+  address: Address;
+  decimals: number;
 }
 
 /** GPv2Settlement: the same address on every chain, devnet included (CREATE2, canonical salt). */
@@ -31,6 +51,7 @@ function network(
   label: string,
   chainId: number,
   wrappedNativeToken: string,
+  uniswapV2Factories: readonly string[],
   aliases: readonly string[] = [],
 ): Network {
   return {
@@ -41,27 +62,100 @@ function network(
     settlementContract: SETTLEMENT_CONTRACT,
     vaultRelayer: VAULT_RELAYER,
     wrappedNativeToken: wrappedNativeToken.toLowerCase() as Address,
+    uniswapV2Factories: uniswapV2Factories.map((f) => f.toLowerCase() as Address),
     aliases,
+    usdReference: USD_REFERENCES[name] ?? null,
+    indexedTokens: INDEXED_TOKENS[name] ?? [],
   };
 }
 
+/** Uniswap's V2 factory on Avalanche and Polygon. */
+const UNISWAP_V2_AVALANCHE_POLYGON = '0x9e5A52f57b3038F1B8EeE45F28b3C1967e22799C';
+/** Uniswap's V2 factory on Base and BNB Chain. */
+const UNISWAP_V2_BASE_BNB = '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6';
+/**
+ * The real `UniswapV2Factory` the devnet deploys through the deterministic-deployment proxy
+ * (src/chain/devnet/pools.ts): the same address on every fresh devnet.
+ */
+export const DEVNET_UNISWAP_V2_FACTORY: Address = '0x9ae48baac11b92cc541c74fe00f2a1c6cb4489d9';
+
+/**
+ * The devnet's demo ERC-20s (src/chain/devnet/deploy.ts), created by its deployer at nonces 0, 1
+ * and 2: the same addresses on every fresh devnet.
+ */
+export const DEVNET_DEMO_TOKENS = {
+  DUSD: '0x700b6a60ce7eaaea56f065753d8dcb9653dbad35',
+  DCOW: '0xa15bb66138824a1c7167f5e85b957d04dd34e468',
+  DDAI: '0xb19b36b1456e65e3a6d514d3f715f204bd59f431',
+} as const satisfies Record<string, Address>;
+
+/**
+ * Circle's USDC (6 decimals) where its address was checked against two published lists; on the
+ * devnet its demo stablecoin. Networks without one answer usdPrice with a 404.
+ */
+const USD_REFERENCES: Readonly<Record<string, UsdReference>> = {
+  mainnet: { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', decimals: 6 },
+  arbitrum_one: { address: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', decimals: 6 },
+  base: { address: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', decimals: 6 },
+  avalanche: { address: '0xb97ef9ef8734c71904d8002f8b6bc66dd9c48a6e', decimals: 6 },
+  polygon: { address: '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', decimals: 6 },
+  sepolia: { address: '0x1c7d4b196cb0c7b01d743fbc6116a902379c7238', decimals: 6 },
+  devnet: { address: DEVNET_DEMO_TOKENS.DUSD, decimals: 18 },
+};
+
+const INDEXED_TOKENS: Readonly<Record<string, readonly Address[]>> = {
+  // The devnet's WETH sits at mainnet's address.
+  devnet: ['0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', ...Object.values(DEVNET_DEMO_TOKENS)],
+};
+
 export const NETWORKS: readonly Network[] = [
-  network('mainnet', 'Ethereum', 1, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', ['ethereum']),
-  network('xdai', 'Gnosis Chain', 100, '0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d', ['gnosis']),
-  network('arbitrum_one', 'Arbitrum One', 42161, '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', [
-    'arbitrum',
+  network(
+    'mainnet',
+    'Ethereum',
+    1,
+    '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+    ['0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f'],
+    ['ethereum'],
+  ),
+  network(
+    'xdai',
+    'Gnosis Chain',
+    100,
+    '0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d',
+    [],
+    ['gnosis'],
+  ),
+  network(
+    'arbitrum_one',
+    'Arbitrum One',
+    42161,
+    '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
+    ['0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9'],
+    ['arbitrum'],
+  ),
+  network('base', 'Base', 8453, '0x4200000000000000000000000000000000000006', [
+    UNISWAP_V2_BASE_BNB,
   ]),
-  network('base', 'Base', 8453, '0x4200000000000000000000000000000000000006'),
-  network('avalanche', 'Avalanche', 43114, '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7'),
-  network('polygon', 'Polygon', 137, '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270'),
-  network('bnb', 'BNB Chain', 56, '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c'),
-  network('linea', 'Linea', 59144, '0xe5d7c2a44ffddf6b295a15c148167daaaf5cf34f'),
-  network('plasma', 'Plasma', 9745, '0x6100E367285b01F48D07953803A2d8dCA5D19873'),
-  network('ink', 'Ink', 57073, '0x4200000000000000000000000000000000000006'),
-  network('sepolia', 'Sepolia', 11155111, '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14'),
+  network('avalanche', 'Avalanche', 43114, '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7', [
+    UNISWAP_V2_AVALANCHE_POLYGON,
+  ]),
+  network('polygon', 'Polygon', 137, '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270', [
+    UNISWAP_V2_AVALANCHE_POLYGON,
+  ]),
+  network('bnb', 'BNB Chain', 56, '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c', [
+    UNISWAP_V2_BASE_BNB,
+  ]),
+  network('linea', 'Linea', 59144, '0xe5d7c2a44ffddf6b295a15c148167daaaf5cf34f', []),
+  network('plasma', 'Plasma', 9745, '0x6100E367285b01F48D07953803A2d8dCA5D19873', []),
+  network('ink', 'Ink', 57073, '0x4200000000000000000000000000000000000006', []),
+  network('sepolia', 'Sepolia', 11155111, '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14', [
+    '0xF62c03E08ada871A0bEb309762E260a7a6a880E6',
+  ]),
   // The local anvil chain. It mirrors mainnet's addresses: the devnet deploys WETH9 at
   // mainnet's WETH address, so tokens lists and examples read the same on both.
-  network('devnet', 'Local devnet (anvil)', 31337, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'),
+  network('devnet', 'Local devnet (anvil)', 31337, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', [
+    DEVNET_UNISWAP_V2_FACTORY,
+  ]),
 ];
 
 const byName = new Map(NETWORKS.map((n) => [n.name, n]));

@@ -18,6 +18,7 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   PreSignatureSet: [],
   SettlementObserved: [],
   ChainFactReverted: [],
+  QuoteCreated: [],
   AppDataRegistered: [],
 };
 

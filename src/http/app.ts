@@ -11,6 +11,7 @@ import { resolveNetwork, type NetworkState } from './network.js';
 import { appDataRouter } from './routes/app-data.js';
 import { metaRouter } from './routes/meta.js';
 import { ordersRouter } from './routes/orders.js';
+import { quotesRouter } from './routes/quotes.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
@@ -20,7 +21,12 @@ export function createHttpApp(deps: HttpDeps): Koa {
 
   const perNetwork = new Router<NetworkState>({ prefix: '/:network' });
   perNetwork.use(resolveNetwork(deps.liveNetworks));
-  for (const area of [ordersRouter(deps), appDataRouter(deps), metaRouter(deps)]) {
+  for (const area of [
+    ordersRouter(deps),
+    quotesRouter(deps),
+    appDataRouter(deps),
+    metaRouter(deps),
+  ]) {
     perNetwork.use(area.routes());
   }
   app.use(async (ctx, next) => {

@@ -6,6 +6,8 @@ const HEADERS = 'origin,content-type,x-auth-token,x-appid';
 
 export const cors: Middleware = async (ctx, next) => {
   ctx.set('Access-Control-Allow-Origin', '*');
+  // A browser client must see how long a 429 asks it to wait.
+  ctx.set('Access-Control-Expose-Headers', 'Retry-After');
   if (ctx.method === 'OPTIONS') {
     ctx.set('Access-Control-Allow-Methods', METHODS);
     ctx.set('Access-Control-Allow-Headers', HEADERS);

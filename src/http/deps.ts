@@ -1,13 +1,15 @@
 /** What the HTTP layer needs from the rest of the service, wired in src/main.ts. */
 import type { Logger } from 'pino';
 import type { CancellationRequest } from '../commands/cancel-orders.js';
+import type { CreatedQuote } from '../commands/create-quote.js';
 import type { PlacedOrder } from '../commands/place-order.js';
 import type { RegisterAppDataResult } from '../commands/register-app-data.js';
-import type { Hex } from '../domain/events.js';
+import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { OrderQueries } from '../queries/orders.js';
-import type { OrderCreationBody } from '../../schemas/validators.js';
+import type { RateLimitDeps } from './rate-limit.js';
+import type { OrderCreationBody, OrderQuoteBody } from '../../schemas/validators.js';
 
 export interface Commands {
   placeOrder(network: Network, body: OrderCreationBody): Promise<PlacedOrder>;
@@ -17,17 +19,21 @@ export interface Commands {
     fullAppData: string,
     expectedHash: Hex | null,
   ): Promise<RegisterAppDataResult>;
+  createQuote(network: Network, body: OrderQuoteBody): Promise<CreatedQuote>;
+  nativePrice(network: Network, token: Address): Promise<{ price: number }>;
 }
 
 export interface HttpDeps {
   commands: Commands;
   queries: { orders: OrderQueries; appData: AppDataQueries };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
-  readYourWrites(projector: 'orders' | 'app-data', position: string): Promise<void>;
+  readYourWrites(projector: 'orders' | 'app-data' | 'quotes', position: string): Promise<void>;
   clock: () => Date;
   version: string;
   logger: Logger;
   appDataSizeLimit: number;
   /** Networks with a chain connection; the others refuse writes. */
   liveNetworks: ReadonlySet<string>;
+  /** Per-client budgets of order submissions and quotes, and where they are counted. */
+  rateLimits: RateLimitDeps;
 }

@@ -28,6 +28,15 @@ export interface OrderQueries {
     limit: number,
     nowSeconds: number,
   ): Promise<ApiOrder[]>;
+  /**
+   * The owner's limit orders that can still trade and ask for more than their quote gave
+   * (reference §4.1 step 10's cap counts these).
+   */
+  liveOutsideMarketLimitOrders(
+    network: string,
+    owner: Address,
+    nowSeconds: number,
+  ): Promise<number>;
 }
 
 export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
@@ -38,6 +47,21 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
   const byOwnerSql = `SELECT ${orderColumns(false)} ${from}
     WHERE o.network = ? AND o.owner = ?
     ORDER BY o.creation_date DESC, o.uid LIMIT ? OFFSET ?`;
+
+  // The quote's amounts as numerics; the comparison is the reference's, in integers.
+  const q = (field: string) => `(o.quote->>'${field}')::numeric`;
+  const liveOutsideMarketSql = `SELECT count(*)::int AS n ${from}
+    WHERE o.network = ? AND o.owner = ? AND o.class = 'limit' AND o.quote IS NOT NULL
+      AND o.cancellation_date IS NULL AND COALESCE(c.onchain_invalidations, 0) = 0
+      AND o.valid_to >= ?
+      AND NOT (CASE WHEN o.kind = 'sell'
+        THEN COALESCE(c.executed_sell_amount - c.executed_fee_amount, 0) = o.sell_amount
+        ELSE COALESCE(c.executed_buy_amount, 0) = o.buy_amount END)
+      AND (${q('sellAmount')} = 0 OR CASE WHEN o.kind = 'sell'
+        THEN o.sell_amount * (${q('buyAmount')} - div(${q('feeAmount')} * ${q('buyAmount')}, ${q('sellAmount')}))
+          < ${q('sellAmount')} * o.buy_amount
+        ELSE o.sell_amount * ${q('buyAmount')} < (${q('sellAmount')} + ${q('feeAmount')}) * o.buy_amount
+        END)`;
 
   const rows = async (sql: string, bindings: readonly Knex.Value[]) =>
     (await db.raw<{ rows: OrderViewRow[] }>(sql, bindings)).rows;
@@ -60,6 +84,14 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
       if (uids.length === 0) return [];
       const found = await rows(byUidsSql, [network, [...new Set(uids)]]);
       return found.map((row) => toApiOrder(row, nowSeconds));
+    },
+    async liveOutsideMarketLimitOrders(network, owner, nowSeconds) {
+      const { rows: found } = await db.raw<{ rows: { n: number }[] }>(liveOutsideMarketSql, [
+        network,
+        owner,
+        nowSeconds,
+      ]);
+      return found[0]!.n;
     },
     async byOwner(network, owner, offset, limit, nowSeconds) {
       const found = await rows(byOwnerSql, [network, owner, limit, offset]);

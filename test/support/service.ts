@@ -42,6 +42,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DEVNET_RPC_URL: (await sharedTestChain()).rpcUrl,
     MAINNET_RPC_URL: (await sharedTestChain(1)).rpcUrl,
     INDEXER_POLL_INTERVAL_MS: '50',
+    // Suites fire requests far faster than a client may; the rate-limit tests set their own.
+    RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
+    RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
     ...options.env,
     PORT: '0',
     HOST: '127.0.0.1',

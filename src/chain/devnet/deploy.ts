@@ -33,6 +33,7 @@ import {
   weth9Artifact,
   type MainnetDeployment,
 } from './artifacts.js';
+import { deployPools, type DevnetPool } from './pools.js';
 
 export interface DemoToken {
   symbol: string;
@@ -61,6 +62,10 @@ export interface DevnetDeployment {
   solver: DevnetAccount;
   /** Deploys the demo tokens and holds their minter role. */
   deployer: DevnetAccount;
+  /** The real Uniswap V2 factory, at the devnet network's `uniswapV2Factories[0]`. */
+  uniswapV2Factory: Address;
+  /** Its funded pairs: each demo token against WETH, and DUSD/DCOW; no DUSD/DDAI. */
+  pools: readonly DevnetPool[];
 }
 
 /** anvil's default mnemonic: its accounts are the node's unlocked dev accounts. */
@@ -82,7 +87,7 @@ const MINTED_PER_ACCOUNT = parseUnits('1000000', DEMO_TOKEN_DECIMALS);
 const WETH_PER_ACCOUNT = parseEther('100');
 
 /** Predeployed by anvil; GPv2 was deployed on mainnet through it with this salt. */
-const CREATE2_PROXY = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
+const CREATE2_PROXY: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 const GPV2_SALT = encodeBytes32String('Mattresses in Berlin!');
 const AUTHENTICATOR_MANAGER = '0x6Fb5916c0f57f88004d5b5EB25f6f4D77353a1eD';
 
@@ -111,6 +116,12 @@ export interface NodeTransaction {
   to?: string;
   data?: string;
   value?: bigint;
+  /**
+   * Default: the node's estimate, made on the pending block. It falls short when the block the
+   * transaction lands in differs in a way that costs gas, e.g. a Uniswap pair first swapped in a
+   * later second than it was updated in also writes its price accumulators.
+   */
+  gas?: bigint;
 }
 
 /** anvil automines: a transaction is in a block moments after it is accepted, if not at once. */
@@ -126,8 +137,9 @@ export async function sendFromNode(
   provider: JsonRpcProvider,
   tx: NodeTransaction,
 ): Promise<Address | null> {
-  const value = tx.value === undefined ? undefined : toQuantity(tx.value);
-  const hash: string = await provider.send('eth_sendTransaction', [{ ...tx, value }]);
+  const quantity = (n: bigint | undefined) => (n === undefined ? undefined : toQuantity(n));
+  const params = { ...tx, value: quantity(tx.value), gas: quantity(tx.gas) };
+  const hash: string = await provider.send('eth_sendTransaction', [params]);
   const deadline = Date.now() + RECEIPT_DEADLINE_MS;
   for (;;) {
     const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as {
@@ -170,6 +182,15 @@ export async function deployDevnet(
     await allowSolver(provider, authenticator, solver.address);
     const owners = accounts.map((a) => a.address);
     await fundAccounts(provider, deployer.address, owners, weth.address, tokens, vaultRelayer);
+    // After the funding: the deployer sends both, one transaction at a time.
+    const liquidity = await deployPools({
+      provider,
+      deployer: deployer.address,
+      weth,
+      tokens,
+      send: (tx) => sendFromNode(provider, tx),
+      create2Proxy: CREATE2_PROXY,
+    });
 
     return {
       rpcUrl,
@@ -182,6 +203,8 @@ export async function deployDevnet(
       accounts,
       solver,
       deployer,
+      uniswapV2Factory: liquidity.factory,
+      pools: liquidity.pools,
     };
   } finally {
     provider.destroy();

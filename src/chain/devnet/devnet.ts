@@ -6,6 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startAnvil } from './anvil.js';
 import { deployDevnet, type DevnetDeployment } from './deploy.js';
+import type { DevnetPool } from './pools.js';
 
 export interface DevnetOptions {
   dataDir: string;
@@ -40,6 +41,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
 export function describeDevnet(deployment: DevnetDeployment): string {
   const [first] = deployment.accounts;
   const pad = (label: string) => `  ${label.padEnd(15)}`;
+  const symbols = new Map(
+    [deployment.weth, ...deployment.tokens].map((t) => [t.address, t.symbol]),
+  );
+  const pair = (p: DevnetPool) =>
+    `${pad(`${symbols.get(p.token0)}/${symbols.get(p.token1)}`)}${p.address}`;
   return [
     'Local devnet (anvil)',
     `${pad('RPC URL')}${deployment.rpcUrl}`,
@@ -51,6 +57,9 @@ export function describeDevnet(deployment: DevnetDeployment): string {
     ...[deployment.weth, ...deployment.tokens].map(
       (t) => `${pad(t.symbol)}${t.address}  ${t.name}, ${t.decimals} decimals`,
     ),
+    'Uniswap V2 (the quotes and native prices come from these pools):',
+    `${pad('factory')}${deployment.uniswapV2Factory}`,
+    ...deployment.pools.map(pair),
     'Demo accounts (anvil’s well-known test keys, never use them on a real chain):',
     ...deployment.accounts.map((a, i) => `${pad(`#${i}`)}${a.address}`),
     ...(first ? [`${pad('#0 key')}${first.privateKey}`] : []),

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { addressParam, integerQuery, uidParam } from '../params.js';
+import { rateLimitOrders } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 const BODY_LIMIT = 16 * 1024;
@@ -17,7 +18,7 @@ const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000)
 export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
 
-  router.post('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
+  router.post('/api/v1/orders', jsonBody(BODY_LIMIT), rateLimitOrders(deps), async (ctx) => {
     const body = validated(validators.orderCreation, ctx.request.body);
     const placed = await deps.commands.placeOrder(ctx.state.network, body);
     await Promise.all([

@@ -8,6 +8,8 @@ import {
   MaxUint256,
   TypedDataEncoder,
   Wallet,
+  concat,
+  Interface,
   parseEther,
   parseUnits,
 } from 'ethers';
@@ -16,7 +18,14 @@ import {
   erc20MinterArtifact,
   settlementArtifact,
 } from '../../../src/chain/devnet/artifacts.js';
-import { deployDevnet, devnetProvider } from '../../../src/chain/devnet/deploy.js';
+import {
+  deployDevnet,
+  devnetProvider,
+  sendFromNode,
+  type DemoToken,
+  type NodeTransaction,
+} from '../../../src/chain/devnet/deploy.js';
+import { deployPools } from '../../../src/chain/devnet/pools.js';
 import { describeDevnet, startDevnet, type Devnet } from '../../../src/chain/devnet/devnet.js';
 import type { Address } from '../../../src/domain/events.js';
 import { SETTLEMENT_CONTRACT, VAULT_RELAYER, networkByName } from '../../../src/domain/networks.js';
@@ -26,6 +35,21 @@ const ERC20 = erc20MinterArtifact().abi;
 const SETTLEMENT = settlementArtifact().abi;
 const AUTHENTICATOR_ABI = authenticatorImplementationArtifact().abi;
 const AUTHENTICATOR = '0x2c4c28ddbdac9c5e7055b4c863b72ea0149d8afe';
+/** The deterministic-deployment proxy anvil predeploys. */
+const PROXY: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
+const FACTORY = [
+  'function getPair(address, address) view returns (address)',
+  'function createPair(address, address) returns (address)',
+];
+const PAIR = ['function getReserves() view returns (uint112, uint112, uint32)'];
+const UNISWAP_V2_FACTORY = '0x9ae48baac11b92cc541c74fe00f2a1c6cb4489d9';
+/** Pairs named token0/token1 (by address), as the devnet lists them. */
+const POOLS: [string, Address][] = [
+  ['DUSD/WETH', '0xc0081439c1710395fcd32e631cd45ed9d4e87ca5'],
+  ['DCOW/WETH', '0x54204720a9fe5350c7cbd1036f919718127c05b7'],
+  ['DDAI/WETH', '0x1effcba11a083578c69f568e3c3b31616584365c'],
+  ['DUSD/DCOW', '0xa8b7aacf4f6200e3c1d5d1ee13acb359a42773a3'],
+];
 
 describe('chain: the devnet', () => {
   describe('on a fresh chain', () => {
@@ -79,6 +103,70 @@ describe('chain: the devnet', () => {
       expect(weth).to.include({ symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 });
       expect(await call(weth.address, ERC20, 'name')).to.equal('Wrapped Ether');
       expect(await call(weth.address, ERC20, 'decimals')).to.equal(18n);
+    });
+
+    it('puts the Uniswap V2 factory and its pools at the same addresses on every fresh chain', async () => {
+      const { deployment, provider } = chain;
+      expect(deployment.uniswapV2Factory).to.equal(UNISWAP_V2_FACTORY);
+      expect(networkByName('devnet')!.uniswapV2Factories).to.deep.equal([UNISWAP_V2_FACTORY]);
+      const symbols = new Map(
+        [deployment.weth, ...deployment.tokens].map((t) => [t.address, t.symbol]),
+      );
+      expect(
+        deployment.pools.map((p) => [
+          `${symbols.get(p.token0)}/${symbols.get(p.token1)}`,
+          p.address,
+        ]),
+      ).to.deep.equal(POOLS);
+      for (const address of [UNISWAP_V2_FACTORY, ...POOLS.map(([, pool]) => pool)])
+        expect(await provider.getCode(address), address).to.not.equal('0x');
+    });
+
+    it('tops up a pool funded in part before minting its liquidity', async () => {
+      const { deployment, provider } = chain;
+      const { weth } = deployment;
+      const deployer = deployment.deployer.address;
+      const send = (tx: NodeTransaction) => sendFromNode(provider, tx);
+      const erc20 = new Interface(ERC20);
+      const snapshot = await chain.snapshot();
+      try {
+        // Fresh tokens under the demo symbols: no pair of them exists yet.
+        const tokens: DemoToken[] = [];
+        for (const { symbol, name } of deployment.tokens) {
+          const data = concat([erc20MinterArtifact().bytecode, erc20.encodeDeploy([name, symbol])]);
+          tokens.push({
+            symbol,
+            name,
+            address: (await send({ from: deployer, data }))!,
+            decimals: 18,
+          });
+        }
+        // A start cut short: the WETH/DUSD pair made, a third of its DUSD sent, nothing minted.
+        const dusd = tokens[0]!.address;
+        const createPair = new Interface(FACTORY).encodeFunctionData('createPair', [
+          weth.address,
+          dusd,
+        ]);
+        await send({ from: deployer, to: UNISWAP_V2_FACTORY, data: createPair });
+        const pair = (
+          await call(UNISWAP_V2_FACTORY, FACTORY, 'getPair', weth.address, dusd)
+        ).toLowerCase();
+        const mint = erc20.encodeFunctionData('mint', [pair, parseUnits('1000000')]);
+        await send({ from: deployer, to: dusd, data: mint });
+
+        const setup = { provider, deployer, weth, tokens, send, create2Proxy: PROXY };
+        const { pools } = await deployPools(setup);
+        const pool = pools.find((p) => p.address === pair)!;
+        const [reserve0, reserve1] = await call(pair, PAIR, 'getReserves');
+        const reserves = new Map([
+          [pool.token0, reserve0],
+          [pool.token1, reserve1],
+        ]);
+        expect(reserves.get(weth.address)).to.equal(parseEther('1000'));
+        expect(reserves.get(dusd)).to.equal(parseUnits('3000000'));
+      } finally {
+        await chain.revert(snapshot);
+      }
     });
 
     it('funds the demo accounts and approves the vault relayer for every token', async () => {
@@ -185,6 +273,8 @@ describe('chain: the devnet', () => {
         ...deployment.tokens.map((t) => t.address),
         deployment.accounts[0]!.privateKey,
         deployment.solver.address,
+        `factory        ${UNISWAP_V2_FACTORY}`,
+        ...POOLS.map(([pair, address]) => `${pair!.padEnd(15)}${address}`),
       ])
         expect(text).to.include(expected);
     });

@@ -1,0 +1,96 @@
+/**
+ * Quote benchmark: POST /api/v1/quote against the service's own devnet, priced from its
+ * Uniswap-V2 pools (reserves read over JSON-RPC, native prices cached per block), stored in the
+ * ledger and projected before the answer (read-your-writes). Prints quotes/s with p50/p99 at
+ * concurrency 1 and 32.
+ *
+ *   npm run bench:quotes -- [quotes at concurrency 32, default 5000]
+ *
+ * Runs against a throw-away embedded PostgreSQL and anvil; rate limits are off (one client).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { startService } from '../../src/service.js';
+import { percentile, runLoad, type LoadRequest } from './load.js';
+
+const quotes = Number(process.argv[2] ?? 5000);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-quotes-'));
+  const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
+  const admin = new pg.Client({ connectionString: postgres.url('postgres') });
+  await admin.connect();
+  await admin.query('CREATE DATABASE bench');
+  await admin.end();
+  const service = await startService(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DEVNET_PORT: '0',
+      DATABASE_URL: postgres.url('bench'),
+      RATE_LIMIT_QUOTES_PER_SECOND: '0',
+    }),
+    { logger: createLogger('silent') },
+  );
+  try {
+    const { deployment } = service.devnet!;
+    const [dusd, , ddai] = deployment.tokens;
+    // Alternate a direct pair and one routed through WETH, sells and buys.
+    const request = (i: number): LoadRequest => ({
+      method: 'POST',
+      path: '/devnet/api/v1/quote',
+      body: Buffer.from(
+        JSON.stringify({
+          sellToken: i % 2 ? deployment.weth.address : ddai!.address,
+          buyToken: dusd!.address,
+          from: deployment.accounts[0]!.address,
+          kind: i % 4 < 2 ? 'sell' : 'buy',
+          ...(i % 4 < 2
+            ? { sellAmountBeforeFee: String(10n ** 18n + BigInt(i)) }
+            : { buyAmountAfterFee: String(10n ** 20n + BigInt(i)) }),
+        }),
+      ),
+    });
+    const url = new URL(service.url);
+    console.log('batchbook benchmark: quotes (in-process service, devnet pools)');
+    console.log(
+      `machine: ${os.cpus()[0]?.model}, ${os.cpus().length} cores, node ${process.version}`,
+    );
+    await runLoad(
+      url,
+      Array.from({ length: 200 }, (_, i) => request(i)),
+      8,
+      200,
+    );
+    for (const [concurrency, count] of [
+      [1, Math.min(1000, quotes)],
+      [32, quotes],
+    ] as const) {
+      const load = await runLoad(
+        url,
+        Array.from({ length: count }, (_, i) => request(i)),
+        concurrency,
+        200,
+      );
+      const rate = (load.latencies.length / load.elapsedMs) * 1000;
+      console.log(
+        `concurrency ${concurrency}: ${load.latencies.length}/${count} quotes in ` +
+          `${(load.elapsedMs / 1000).toFixed(1)} s = ${Math.round(rate)} quotes/s, ` +
+          `p50 ${percentile(load.latencies, 50).toFixed(1)} ms, p99 ${percentile(load.latencies, 99).toFixed(1)} ms` +
+          (load.firstError ? ` (first error: ${load.firstError})` : ''),
+      );
+    }
+  } finally {
+    await service.stop();
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

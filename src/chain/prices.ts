@@ -1,0 +1,218 @@
+/**
+ * Prices from on-chain liquidity: the Uniswap-V2 pairs of the network's factories, read through
+ * its RPC and priced with the pool arithmetic of src/domain/amm.ts. Quotes (their amount and gas)
+ * and native prices (the token endpoints, quote fees, auction prices) come from here.
+ *
+ * Every estimate reads its reserves at one block, pinned by one `eth_blockNumber`: the routes it
+ * compares and the amount it returns are all of the same chain state. Within a block the reserves
+ * and native prices are cached: the many quotes of one block share their reads.
+ */
+import type { Address } from '../domain/events.js';
+import type { Network } from '../domain/networks.js';
+import {
+  bestBuyRoute,
+  bestSellRoute,
+  candidatePaths,
+  routesAlong,
+  sortTokens,
+  type Pool,
+  type Route,
+  type RouteQuote,
+} from '../domain/amm.js';
+import type { ChainRpc } from './rpc.js';
+
+export interface PriceEstimate {
+  /** sell: the buy amount out; buy: the sell amount in. */
+  amount: bigint;
+  gas: bigint;
+  path: readonly Address[];
+}
+
+export interface PriceQuery {
+  sellToken: Address;
+  buyToken: Address;
+  kind: 'sell' | 'buy';
+  amount: bigint;
+}
+
+export interface PriceEstimator {
+  /**
+   * The best route for the trade; null when there is none (the API's NoLiquidity): no pools, too
+   * little liquidity, a zero amount, or the same token on both sides.
+   */
+  estimate(query: PriceQuery): Promise<PriceEstimate | null>;
+  /** Native-token atoms per token atom (the reference's f64 `price` of GET /token/{t}/native_price); 1 for the wrapped native token; null when unpriced. */
+  nativePrice(token: Address): Promise<number | null>;
+  /** The node's `eth_gasPrice`, in wei. */
+  gasPrice(): Promise<bigint>;
+}
+
+/**
+ * A token's native price is what it costs to buy this much wrapped native token with it, as the
+ * reference prices tokens (a buy of a fixed native amount): 0.1 of the native token (18 decimals
+ * on every network here). Small enough for a shallow pool to quote, large enough that the pools'
+ * rounding to whole atoms does not show in the price.
+ */
+export const NATIVE_PRICE_AMOUNT = 10n ** 17n;
+
+/** Function selectors: `getPair(address,address)` and `getReserves()`. */
+const GET_PAIR = '0xe6a43905';
+const GET_RESERVES = '0x0902f1ac';
+const WORD_DIGITS = 64;
+
+/** The chain state one block number stands for, with what has been read of it. */
+interface BlockView {
+  number: bigint;
+  tag: string;
+  /** By `factory/token0/token1`; null where the factory has no funded pair of the two. */
+  pools: Map<string, Promise<Pool | null>>;
+  nativePrices: Map<Address, Promise<number | null>>;
+}
+
+const lower = (address: Address) => address.toLowerCase() as Address;
+
+/** The `index`th 32-byte word of ABI-encoded return data. */
+const word = (data: string, index: number): bigint =>
+  BigInt(`0x${data.slice(2 + index * WORD_DIGITS, 2 + (index + 1) * WORD_DIGITS)}`);
+
+const addressWord = (address: Address) => address.slice(2).padStart(WORD_DIGITS, '0');
+
+/** Callers asking while a read is under way share it, rather than each sending their own. */
+function shared<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = null;
+    }));
+}
+
+/** Caches `promise` under `key` unless it fails: a failed read is tried again next time. */
+function remember<K, V>(cache: Map<K, Promise<V>>, key: K, promise: Promise<V>): Promise<V> {
+  cache.set(key, promise);
+  promise.catch(() => {
+    if (cache.get(key) === promise) cache.delete(key);
+  });
+  return promise;
+}
+
+export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEstimator {
+  const native = lower(network.wrappedNativeToken);
+  const factories = network.uniswapV2Factories;
+  /** By `factory/token0/token1`. Only found pairs: a pair never leaves its address. */
+  const pairs = new Map<string, Address>();
+  let latest: BlockView | null = null;
+
+  const call = (what: string, to: Address, data: string, tag: string): Promise<string> =>
+    rpc.request(what, (p) => p.send('eth_call', [{ to, data }, tag]));
+
+  const blockNumber = shared(() =>
+    rpc.request('block number', (p) => p.send('eth_blockNumber', [])).then(BigInt),
+  );
+
+  /** Any other block number, higher or (after a reorg) lower, starts an empty cache. */
+  async function currentView(): Promise<BlockView> {
+    const number = await blockNumber();
+    if (latest === null || latest.number !== number)
+      latest = {
+        number,
+        tag: `0x${number.toString(16)}`,
+        pools: new Map(),
+        nativePrices: new Map(),
+      };
+    return latest;
+  }
+
+  async function pairAddress(
+    key: string,
+    factory: Address,
+    token0: Address,
+    token1: Address,
+    tag: string,
+  ): Promise<Address | null> {
+    const known = pairs.get(key);
+    if (known) return known;
+    const data = `${GET_PAIR}${addressWord(token0)}${addressWord(token1)}`;
+    const result = await call(`pair of ${token0} and ${token1}`, factory, data, tag);
+    // Empty data: no factory at this address (e.g. a local chain that calls itself mainnet).
+    if (result.length < 2 + WORD_DIGITS) return null;
+    const address = `0x${result.slice(-40).toLowerCase()}` as Address;
+    if (BigInt(address) === 0n) return null;
+    pairs.set(key, address);
+    return address;
+  }
+
+  async function readPool(
+    key: string,
+    factory: Address,
+    token0: Address,
+    token1: Address,
+    tag: string,
+  ): Promise<Pool | null> {
+    const address = await pairAddress(key, factory, token0, token1, tag);
+    if (address === null) return null;
+    const result = await call(`reserves of ${address}`, address, GET_RESERVES, tag);
+    // Empty data: the pair was created after this block.
+    if (result.length < 2 + 2 * WORD_DIGITS) return null;
+    const [reserve0, reserve1] = [word(result, 0), word(result, 1)];
+    if (reserve0 === 0n || reserve1 === 0n) return null;
+    return { address, token0, token1, reserve0, reserve1 };
+  }
+
+  /** The funded pools between two tokens, one per factory that has one. */
+  async function poolsBetween(view: BlockView, a: Address, b: Address): Promise<Pool[]> {
+    const [token0, token1] = sortTokens(a, b);
+    const pools = await Promise.all(
+      factories.map((factory) => {
+        const key = `${factory}/${token0}/${token1}`;
+        return (
+          view.pools.get(key) ??
+          remember(view.pools, key, readPool(key, factory, token0, token1, view.tag))
+        );
+      }),
+    );
+    return pools.filter((pool): pool is Pool => pool !== null);
+  }
+
+  async function routesOf(view: BlockView, path: readonly Address[]): Promise<Route[]> {
+    const poolsPerHop = await Promise.all(
+      path.slice(1).map((tokenOut, i) => poolsBetween(view, path[i]!, tokenOut)),
+    );
+    return routesAlong(path, poolsPerHop);
+  }
+
+  async function bestRoute(view: BlockView, query: PriceQuery): Promise<RouteQuote | null> {
+    const paths = candidatePaths(lower(query.sellToken), lower(query.buyToken), native);
+    const routes = (await Promise.all(paths.map((path) => routesOf(view, path)))).flat();
+    return query.kind === 'sell'
+      ? bestSellRoute(routes, query.amount)
+      : bestBuyRoute(routes, query.amount);
+  }
+
+  async function nativePriceAt(view: BlockView, token: Address): Promise<number | null> {
+    const buy: PriceQuery = {
+      sellToken: token,
+      buyToken: native,
+      kind: 'buy',
+      amount: NATIVE_PRICE_AMOUNT,
+    };
+    const best = await bestRoute(view, buy);
+    // Only here do amounts become floats: both are below 2^256, far inside a double's range.
+    return best === null ? null : Number(NATIVE_PRICE_AMOUNT) / Number(best.amount);
+  }
+
+  return {
+    async estimate(query) {
+      const best = await bestRoute(await currentView(), query);
+      return best === null ? null : { amount: best.amount, gas: best.gas, path: best.route.path };
+    },
+    async nativePrice(token) {
+      const t = lower(token);
+      if (t === native) return 1;
+      const view = await currentView();
+      return view.nativePrices.get(t) ?? remember(view.nativePrices, t, nativePriceAt(view, t));
+    },
+    gasPrice: shared(() =>
+      rpc.request('gas price', (p) => p.send('eth_gasPrice', [])).then(BigInt),
+    ),
+  };
+}

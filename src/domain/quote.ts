@@ -1,0 +1,109 @@
+/**
+ * Quotes (reference §7): the fee of a quote, the amounts it answers with, how long it lives,
+ * and which stored quote an order may be linked to. Pure: prices and gas come in as arguments.
+ */
+import type { OrderData, OrderKind, QuoteCreatedV1, QuotedOrder, SigningScheme } from './events.js';
+
+/** What the price estimate said for the requested side. */
+export interface QuoteEstimate {
+  /** kind sell: the buy amount for the whole sell amount; kind buy: the sell amount needed. */
+  amount: bigint;
+  gas: bigint;
+}
+
+/** The request's side: a sell amount before or after the fee, or a buy amount after it. */
+export type QuoteSide =
+  | { kind: 'sell'; sellAmountBeforeFee: bigint }
+  | { kind: 'sell'; sellAmountAfterFee: bigint }
+  | { kind: 'buy'; buyAmountAfterFee: bigint };
+
+/** The amount the estimator is asked to price: the sell amount for sells, the buy amount for buys. */
+export function pricedAmount(side: QuoteSide): bigint {
+  if (side.kind === 'buy') return side.buyAmountAfterFee;
+  return 'sellAmountBeforeFee' in side ? side.sellAmountBeforeFee : side.sellAmountAfterFee;
+}
+
+/**
+ * ceil(gas × gasPrice ÷ sellTokenPrice) in sell-token atoms, where `sellTokenPrice` is native
+ * atoms per sell-token atom. The reference computes it in f64; so does this, on the same
+ * inputs, and rounds up.
+ */
+export function quoteFee(gas: bigint, gasPrice: bigint, sellTokenPrice: number): bigint {
+  const fee = Math.ceil(Number(gas * gasPrice) / sellTokenPrice);
+  return Number.isFinite(fee) ? BigInt(fee) : 0n;
+}
+
+export type QuoteAmounts =
+  | { ok: true; sellAmount: bigint; buyAmount: bigint }
+  | { ok: false; errorType: 'SellAmountDoesNotCoverFee'; fee: bigint };
+
+/** The response's amounts (reference §7 step 4). */
+export function quoteAmounts(side: QuoteSide, estimate: QuoteEstimate, fee: bigint): QuoteAmounts {
+  if (side.kind === 'buy') {
+    return { ok: true, sellAmount: estimate.amount, buyAmount: side.buyAmountAfterFee };
+  }
+  if ('sellAmountAfterFee' in side) {
+    return { ok: true, sellAmount: side.sellAmountAfterFee, buyAmount: estimate.amount };
+  }
+  const total = side.sellAmountBeforeFee;
+  const afterFee = total - fee;
+  if (afterFee <= 0n) return { ok: false, errorType: 'SellAmountDoesNotCoverFee', fee };
+  return { ok: true, sellAmount: afterFee, buyAmount: (estimate.amount * afterFee) / total };
+}
+
+const STANDARD_VALIDITY_SECONDS = 60;
+const ONCHAIN_VALIDITY_SECONDS = 600;
+
+/** Quotes for orders signed on chain live longer: the transaction takes time to land. */
+export function quoteLifetimeSeconds(scheme: SigningScheme, onchainOrder: boolean): number {
+  const onchain = onchainOrder && (scheme === 'eip1271' || scheme === 'presign');
+  return onchain ? ONCHAIN_VALIDITY_SECONDS : STANDARD_VALIDITY_SECONDS;
+}
+
+/** The order fields a stored quote is matched against (reference §7 step 9). */
+export interface QuotableOrder {
+  sellToken: string;
+  buyToken: string;
+  kind: OrderKind;
+  sellAmount: bigint;
+  buyAmount: bigint;
+  feeAmount: bigint;
+}
+
+export function quotableOrder(order: OrderData): QuotableOrder {
+  return {
+    sellToken: order.sellToken,
+    buyToken: order.buyToken,
+    kind: order.kind,
+    sellAmount: BigInt(order.sellAmount),
+    buyAmount: BigInt(order.buyAmount),
+    feeAmount: BigInt(order.feeAmount),
+  };
+}
+
+/** Whether `quote` prices `order` and is still valid at `now`. */
+export function quoteMatches(quote: QuoteCreatedV1, order: QuotableOrder, now: Date): boolean {
+  const q = quote.quote;
+  if (q.sellToken !== order.sellToken || q.buyToken !== order.buyToken) return false;
+  if (q.kind !== order.kind || Date.parse(quote.expiration) <= now.getTime()) return false;
+  if (order.kind === 'buy') return BigInt(q.buyAmount) === order.buyAmount;
+  const quoted = BigInt(q.sellAmount);
+  return quoted === order.sellAmount || quoted === order.sellAmount + order.feeAmount;
+}
+
+/**
+ * Whether a limit order asks for more than the market (its quote) gives (reference §4.1 step
+ * 10): such orders count against the per-owner cap.
+ */
+export function outsideMarket(
+  order: QuotableOrder,
+  quote: Pick<QuotedOrder, 'sellAmount' | 'buyAmount' | 'feeAmount'>,
+): boolean {
+  const qSell = BigInt(quote.sellAmount);
+  const qBuy = BigInt(quote.buyAmount);
+  const qFee = BigInt(quote.feeAmount);
+  if (qSell === 0n) return true;
+  if (order.kind === 'sell')
+    return order.sellAmount * (qBuy - (qFee * qBuy) / qSell) < qSell * order.buyAmount;
+  return order.sellAmount * qBuy < (qSell + qFee) * order.buyAmount;
+}

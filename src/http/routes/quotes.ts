@@ -1,0 +1,30 @@
+/** Quotes and native prices (reference §1.1 rows 12 and 14). */
+import Router from '@koa/router';
+import { validators } from '../../../schemas/validators.js';
+import type { HttpDeps } from '../deps.js';
+import { jsonBody } from '../json-body.js';
+import type { NetworkState } from '../network.js';
+import { addressParam } from '../params.js';
+import { rateLimitQuotes } from '../rate-limit.js';
+import { validated } from '../validate.js';
+
+const BODY_LIMIT = 16 * 1024;
+
+export function quotesRouter(deps: HttpDeps): Router<NetworkState> {
+  const router = new Router<NetworkState>();
+
+  router.post('/api/v1/quote', jsonBody(BODY_LIMIT), rateLimitQuotes(deps), async (ctx) => {
+    const body = validated(validators.orderQuote, ctx.request.body);
+    const created = await deps.commands.createQuote(ctx.state.network, body);
+    // An order placed right after its quote must find it.
+    if (created.position) await deps.readYourWrites('quotes', created.position);
+    ctx.body = created.response;
+  });
+
+  router.get('/api/v1/token/:token/native_price', async (ctx) => {
+    const token = addressParam(ctx.params.token!, 'token');
+    ctx.body = await deps.commands.nativePrice(ctx.state.network, token);
+  });
+
+  return router;
+}

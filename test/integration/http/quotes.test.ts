@@ -1,0 +1,236 @@
+/**
+ * POST /api/v1/quote and GET /api/v1/token/{token}/native_price on the devnet, priced from its
+ * Uniswap-V2 pools (reference §7, the seed's error codes), and orders linked to their quotes.
+ */
+import { expect } from 'chai';
+import type { Address } from '../../../src/domain/events.js';
+import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { expectMatchesResponse } from '../../support/openapi.js';
+import { fundedWallet } from '../../support/owners.js';
+import { http, startTestService, type TestService } from '../../support/service.js';
+import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
+
+interface Quote {
+  quote: Record<string, unknown> & {
+    sellAmount: string;
+    buyAmount: string;
+    feeAmount: string;
+    gasAmount: string;
+    gasPrice: string;
+    sellTokenPrice: string;
+  };
+  from: string;
+  expiration: string;
+  id: number | null;
+  verified: boolean;
+}
+interface ErrorBody {
+  errorType: string;
+  description: string;
+  data?: { fee_amount: string };
+}
+
+const DENIED = `0x${'de'.repeat(20)}`;
+
+describe('HTTP: quotes and native prices', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let chain: TestChain;
+  let weth: Address;
+  let dusd: Address;
+  let ddai: Address;
+  const from = newWallet().address.toLowerCase();
+
+  before(async () => {
+    chain = await sharedTestChain();
+    service = await startTestService({ env: { DENY_LIST_ACCOUNTS: DENIED } });
+    weth = chain.deployment.weth.address;
+    const symbol = (s: string) => chain.deployment.tokens.find((t) => t.symbol === s)!.address;
+    dusd = symbol('DUSD');
+    ddai = symbol('DDAI');
+  });
+  after(() => service?.stop());
+
+  const quote = (body: Record<string, unknown>) =>
+    http<Quote & ErrorBody>('POST', `${service.devnet}/api/v1/quote`, {
+      sellToken: weth,
+      buyToken: dusd,
+      from,
+      kind: 'sell',
+      sellAmountBeforeFee: String(10n ** 18n),
+      ...body,
+    });
+
+  it('quotes a sell before the fee: the fee comes off the sell amount, priced from the pools', async () => {
+    const response = await quote({});
+    expect(response.status, response.text).to.equal(200);
+    expectMatchesResponse('post', '/api/v1/quote', 200, response.body);
+    const { quote: q } = response.body;
+    expect(BigInt(q.sellAmount) + BigInt(q.feeAmount)).to.equal(10n ** 18n);
+    const fee = Math.ceil((Number(q.gasAmount) * Number(q.gasPrice)) / Number(q.sellTokenPrice));
+    expect(Number(q.feeAmount)).to.be.closeTo(fee, fee * 1e-9 + 1);
+    // 1 WETH buys a little under 3,000 DUSD from the devnet's pool (0.3% fee, price impact).
+    expect(Number(q.buyAmount) / 1e18).to.be.within(2900, 3000);
+    expect(q).to.include({ kind: 'sell', partiallyFillable: false, receiver: null });
+    expect(q.sellTokenPrice).to.equal('1');
+    expect(response.body.from).to.equal(from);
+    expect(response.body.id).to.be.a('number');
+    expect(response.body.verified).to.equal(false);
+    const lifetime = Date.parse(response.body.expiration) - Date.now();
+    expect(lifetime).to.be.within(0, 61_000);
+  });
+
+  it('keeps the sell amount of a sell after the fee, and the buy amount of a buy', async () => {
+    const after = await quote({ sellAmountBeforeFee: undefined, sellAmountAfterFee: '5000000' });
+    expect(after.body.quote.sellAmount).to.equal('5000000');
+    const buy = await quote({
+      kind: 'buy',
+      sellAmountBeforeFee: undefined,
+      buyAmountAfterFee: String(3000n * 10n ** 18n),
+      sellToken: ddai,
+    });
+    expect(buy.status, buy.text).to.equal(200);
+    expect(buy.body.quote.buyAmount).to.equal(String(3000n * 10n ** 18n));
+    // DDAI reaches DUSD only through WETH: about 3,000 DDAI plus two pool fees.
+    expect(Number(buy.body.quote.sellAmount) / 1e18).to.be.within(3000, 3100);
+  });
+
+  it('answers the fee when the sell amount does not cover it (SellAmountDoesNotCoverFee)', async () => {
+    const response = await quote({ sellAmountBeforeFee: '1' });
+    expect(response.status).to.equal(400);
+    expect(response.body.errorType).to.equal('SellAmountDoesNotCoverFee');
+    expect(response.body.data?.fee_amount).to.match(/^0x[0-9a-f]+$/);
+  });
+
+  it('answers 404 NoLiquidity for a token without a pool', async () => {
+    const response = await quote({ buyToken: newWallet().address });
+    expect(response.status).to.equal(404);
+    expect(response.body.errorType).to.equal('NoLiquidity');
+  });
+
+  it('refuses malformed requests with InvalidParameter, never a 500', async () => {
+    const cases: Record<string, unknown>[] = [
+      { from: undefined },
+      { sellToken: undefined },
+      { buyToken: '0x1234' },
+      { sellAmountBeforeFee: '0x10' },
+      { sellAmountBeforeFee: 'ten' },
+      { kind: 'swap' },
+      { sellAmountBeforeFee: '0' },
+      { validTo: 2_000_000_000, validFor: 60 },
+      { kind: 'buy' },
+    ];
+    for (const body of cases) {
+      const response = await quote(body);
+      expect(response.status, JSON.stringify(body)).to.equal(400);
+      expect(response.body.errorType, JSON.stringify(body)).to.equal('InvalidParameter');
+    }
+  });
+
+  it('refuses deny-listed accounts (403 Forbidden) and quotes nothing then', async () => {
+    const response = await quote({ from: DENIED });
+    expect(response.status).to.equal(403);
+    expect(response.body.errorType).to.equal('Forbidden');
+  });
+
+  it('does not store fast quotes', async () => {
+    const response = await quote({ priceQuality: 'fast' });
+    expect(response.body.id).to.equal(null);
+    expect(response.body.expiration).to.equal('1970-01-01T00:00:00Z');
+  });
+
+  it('links an order to its quote, by id or as the best matching one', async () => {
+    const wallet = await fundedWallet();
+    const owner = wallet.address.toLowerCase();
+    const q = (await quote({ from: owner })).body;
+    const order = {
+      sellToken: weth,
+      buyToken: dusd,
+      sellAmount: q.quote.sellAmount,
+      buyAmount: q.quote.buyAmount,
+    };
+    for (const quoteId of [q.id, null]) {
+      const validTo = Math.floor(Date.now() / 1000) + 600 + (quoteId === null ? 1 : 0);
+      const signed = await signOrder(wallet, CHAIN_ID.devnet, { ...order, validTo }, 'eip712', {
+        quoteId,
+      });
+      const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+      expect(placed.status, placed.text).to.equal(201);
+      const read = await http<{ quote: Record<string, unknown> }>(
+        'GET',
+        `${service.devnet}/api/v1/orders/${signed.uid}`,
+      );
+      expect(read.body.quote).to.include({
+        sellAmount: q.quote.sellAmount,
+        buyAmount: q.quote.buyAmount,
+        feeAmount: q.quote.feeAmount,
+        gasAmount: q.quote.gasAmount,
+      });
+    }
+  });
+
+  it("caps an owner's limit orders outside the market (TooManyLimitOrders)", async () => {
+    const capped = await startTestService({ env: { MAX_LIMIT_ORDERS_PER_OWNER: '1' } });
+    try {
+      const wallet = await fundedWallet();
+      const owner = wallet.address.toLowerCase();
+      const q = (
+        await http<Quote>('POST', `${capped.devnet}/api/v1/quote`, {
+          sellToken: weth,
+          buyToken: dusd,
+          from: owner,
+          kind: 'sell',
+          sellAmountAfterFee: String(10n ** 18n),
+        })
+      ).body;
+      let validTo = Math.floor(Date.now() / 1000) + 600;
+      const place = async (buyAmount: bigint) => {
+        const fields = { sellToken: weth, buyToken: dusd, sellAmount: q.quote.sellAmount };
+        const signed = await signOrder(
+          wallet,
+          CHAIN_ID.devnet,
+          { ...fields, buyAmount: String(buyAmount), validTo: ++validTo },
+          'eip712',
+          { quoteId: q.id },
+        );
+        return http<ErrorBody>('POST', `${capped.devnet}/api/v1/orders`, signed.body);
+      };
+      const greedy = BigInt(q.quote.buyAmount) * 2n;
+      const first = await place(greedy);
+      expect(first.status, JSON.stringify(first.body)).to.equal(201);
+      const second = await place(greedy);
+      expect(second.status).to.equal(400);
+      expect(second.body.errorType).to.equal('TooManyLimitOrders');
+      // An order within the market (the quote's buy amount net of its fee) is not capped.
+      const [sell, buy, fee] = [q.quote.sellAmount, q.quote.buyAmount, q.quote.feeAmount].map(
+        BigInt,
+      );
+      const fair = await place(buy! - (fee! * buy!) / sell!);
+      expect(fair.status, JSON.stringify(fair.body)).to.equal(201);
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  describe('GET /api/v1/token/{token}/native_price', () => {
+    const price = (token: string) =>
+      http<{ price: number } & ErrorBody>(
+        'GET',
+        `${service.devnet}/api/v1/token/${token}/native_price`,
+      );
+
+    it('prices the wrapped native token at 1 and a demo token from its pool', async () => {
+      expect((await price(weth)).body).to.deep.equal({ price: 1 });
+      const dusdPrice = await price(dusd.slice(2).toUpperCase());
+      expect(dusdPrice.status).to.equal(200);
+      expect(dusdPrice.body.price).to.be.closeTo(1 / 3000, 1 / 3000 / 50);
+    });
+
+    it('answers 404 NoLiquidity for an unpriced token and 400 for a malformed one', async () => {
+      const unpriced = await price(newWallet().address);
+      expect(unpriced.status).to.equal(404);
+      expect(unpriced.body.errorType).to.equal('NoLiquidity');
+      expect((await price('0x1234')).status).to.equal(400);
+    });
+  });
+});
