@@ -148,20 +148,7 @@ export interface ChainFactRevertedV1 {
 }
 
 /** The order a quote prices, as the API's `OrderQuote` shows it (amounts after the fee). */
-export interface QuotedOrder {
-  sellToken: Address;
-  buyToken: Address;
-  receiver: Address | null;
-  sellAmount: string;
-  buyAmount: string;
-  validTo: number;
-  appData: Hex;
-  feeAmount: string;
-  kind: OrderKind;
-  sellTokenBalance: SellTokenBalance;
-  buyTokenBalance: BuyTokenBalance;
-  signingScheme: SigningScheme;
-}
+export type QuotedOrder = Omit<OrderData, 'partiallyFillable'> & { signingScheme: SigningScheme };
 
 /** A price quote given to `from`; orders placed before `expiration` can link to it. */
 export interface QuoteCreatedV1 {

@@ -220,7 +220,9 @@ describe('HTTP: quotes and native prices', function () {
       );
 
     it('prices the wrapped native token at 1 and a demo token from its pool', async () => {
-      expect((await price(weth)).body).to.deep.equal({ price: 1 });
+      const wethPrice = await price(weth);
+      expect(wethPrice.body).to.deep.equal({ price: 1 });
+      expectMatchesResponse('get', '/api/v1/token/{token}/native_price', 200, wethPrice.body);
       const dusdPrice = await price(dusd.slice(2).toUpperCase());
       expect(dusdPrice.status).to.equal(200);
       expect(dusdPrice.body.price).to.be.closeTo(1 / 3000, 1 / 3000 / 50);
