@@ -12,12 +12,15 @@ import { allProjectors } from '../projections/index.js';
 import { startProjections } from '../projections/runner.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
+import { createTokenDecimals } from './chain/token-decimals.js';
+import { startTokenHolderIndexers } from './chain/token-holders.js';
 import { createAppDataRegistry } from './commands/app-data-registry.js';
 import { cancelOrders } from './commands/cancel-orders.js';
 import { createQuote } from './commands/create-quote.js';
 import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
 import { registerAppData } from './commands/register-app-data.js';
+import { usdPrice } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
 import type { HttpDeps } from './http/deps.js';
@@ -31,6 +34,8 @@ import { createQuoteIds } from './postgres/quote-ids.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
 import { createQuoteQueries } from './queries/quotes.js';
+import { createTokenHolderQueries } from './queries/token-holders.js';
+import { createTradedTokensQuery } from './queries/traded-tokens.js';
 
 export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
@@ -117,6 +122,24 @@ export async function startService(
     });
     stack.push(() => projections.stop());
 
+    // The token endpoints' chain reads (holders from Transfer logs, token decimals). Started
+    // after the projections, whose orders table names the traded tokens.
+    const tokenRpcs = new Map([...chains.names].map((name) => [name, chains.rpc(name)!]));
+    const tokenHolders = await startTokenHolderIndexers(
+      {
+        rpcs: tokenRpcs,
+        pool,
+        connection: dedicatedConnectionConfig(db),
+        logger,
+        tradedTokens: createTradedTokensQuery(db),
+      },
+      config.indexer,
+    );
+    stack.push(() => tokenHolders.stop());
+    const tokenDecimals = new Map(
+      [...tokenRpcs].map(([name, rpc]) => [name, createTokenDecimals(rpc)]),
+    );
+
     // Several instances behind one address share their budgets through Redis.
     const rateLimitStore: RateLimitStore = config.redisUrl
       ? await createRedisRateLimitStore({
@@ -166,6 +189,15 @@ export async function startService(
             body,
           ),
         nativePrice: (network, token) => nativePrice(chains.prices(network.name), network, token),
+        usdPrice: (network, token) =>
+          usdPrice(
+            {
+              prices: chains.prices(network.name),
+              decimals: tokenDecimals.get(network.name) ?? null,
+            },
+            network,
+            token,
+          ),
         registerAppData: (network, document, hash) =>
           registerAppData(
             { registry, sizeLimit: config.appDataSizeLimit, clock },
@@ -174,7 +206,11 @@ export async function startService(
             hash,
           ),
       },
-      queries: { orders: orderQueries, appData: createAppDataQueries(db) },
+      queries: {
+        orders: orderQueries,
+        appData: createAppDataQueries(db),
+        tokenHolders: createTokenHolderQueries(db),
+      },
       readYourWrites: async (projector, position) => {
         const caughtUp = await projections.waitFor(
           projector,

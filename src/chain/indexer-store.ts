@@ -5,6 +5,7 @@
  * and a replay leaves this alone. It lives in schema `chain`.
  */
 import type pg from 'pg';
+import { inTransaction } from '../postgres/transaction.js';
 import type { ChainFact, Hex } from '../domain/events.js';
 
 export interface BlockRef {
@@ -46,20 +47,6 @@ export async function migrateIndexerStore(pool: pg.Pool): Promise<void> {
       times integer NOT NULL,
       PRIMARY KEY (network, block_hash, log_index)
     );`);
-}
-
-async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await work(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 export interface IndexerStore {

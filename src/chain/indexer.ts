@@ -22,13 +22,13 @@ import {
   type Hex,
 } from '../domain/events.js';
 import type { Ledger } from '../ledger/port.js';
-import { requestLeadership } from '../postgres/leadership.js';
 import {
   createIndexerStore,
   migrateIndexerStore,
   type BlockRef,
   type IndexedFact,
 } from './indexer-store.js';
+import { ChainMoved, startLeaderLoop } from './leader-loop.js';
 import type { ChainRpc } from './rpc.js';
 import { factOf, SETTLEMENT_TOPICS, type RawLog } from './settlement-logs.js';
 
@@ -60,9 +60,6 @@ type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactReve
 
 /** Concurrent appends per step: enough for the ledger to commit them in groups. */
 const APPEND_CONCURRENCY = 32;
-
-/** A step read a block that changed under it: start the step again. */
-class ChainMoved extends Error {}
 
 export async function startChainIndexer(
   deps: IndexerDeps,
@@ -193,7 +190,7 @@ export async function startChainIndexer(
   };
 
   /** One pass: undo a reorg if the cursor left the canonical chain, then catch up to the head. */
-  const step = async (): Promise<void> => {
+  const step = async (isStopping: () => boolean): Promise<void> => {
     const head = await rpc.request('block number', (p) => p.getBlockNumber());
     const target = head - options.confirmations;
     let cursor = await store.cursor();
@@ -205,7 +202,7 @@ export async function startChainIndexer(
       return;
     }
     let from = cursor ? cursor.number + 1 : options.startBlock!;
-    while (from <= target && !stopped) {
+    while (from <= target && !isStopping()) {
       const to = await block(Math.min(from + options.maxBlockRange - 1, target));
       if (!to) throw new ChainMoved();
       await indexRange(cursor, from, to);
@@ -214,54 +211,11 @@ export async function startChainIndexer(
     }
   };
 
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const run = async () => {
-    while (!stopped) {
-      const leadership = requestLeadership(
-        deps.connection,
-        ['batchbook.chain.indexer', network.name],
-        (err) => log.warn({ err }, 'indexer leadership lost'),
-      );
-      const release = () => leadership.release();
-      stopLeadership = release;
-      try {
-        await leadership.acquired;
-        while (!stopped && leadership.held) {
-          try {
-            await step();
-          } catch (error) {
-            if (!(error instanceof ChainMoved))
-              log.warn({ err: error }, 'indexer step failed; retrying');
-          }
-          await pause(options.pollIntervalMs);
-        }
-      } catch (error) {
-        if (!stopped) log.warn({ err: error }, 'indexer leadership failed; retrying');
-        await pause(options.pollIntervalMs);
-      } finally {
-        await release();
-      }
-    }
-  };
-
-  let stopLeadership: (() => Promise<void>) | null = null;
-  const running = run();
-  return {
-    async stop() {
-      stopped = true;
-      (wake as (() => void) | null)?.();
-      await stopLeadership?.();
-      await running;
-    },
-  };
+  return startLeaderLoop({
+    connection: deps.connection,
+    key: ['batchbook.chain.indexer', network.name],
+    pollIntervalMs: options.pollIntervalMs,
+    logger: log,
+    step,
+  });
 }

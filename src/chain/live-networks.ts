@@ -31,6 +31,8 @@ export interface LiveNetworks {
   names: ReadonlySet<string>;
   /** The order checks of a live network. */
   checks(network: string): OrderChainChecks;
+  /** The JSON-RPC client of a network; null when it is not live. */
+  rpc(network: string): ChainRpc | null;
   /** The price estimator of a network; null when it is not live. */
   prices(network: string): PriceEstimator | null;
   stop(): Promise<void>;
@@ -82,6 +84,7 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
       if (!found) throw new Error(`${network} is not live`);
       return found;
     },
+    rpc: (network) => rpcs.get(network) ?? null,
     prices: (network) => prices.get(network) ?? null,
     stop,
   };

@@ -5,7 +5,8 @@
  * the balances are exactly those of the transfers up to the cursor's block.
  */
 import type pg from 'pg';
-import type { Address } from '../domain/events.js';
+import { inTransaction } from '../postgres/transaction.js';
+import type { Address, Hex } from '../domain/events.js';
 import type { BlockRef } from './indexer-store.js';
 import type { BalanceChange } from './transfer-logs.js';
 
@@ -33,52 +34,77 @@ export async function migrateTokenHoldersStore(pool: pg.Pool): Promise<void> {
       ON chain.token_balances (network, token, balance DESC);`);
 }
 
+/**
+ * The tokens' cursors were not where the step read them (null: absent): another instance moved
+ * them, e.g. a leader that lost its lock finishing its step. Nothing was applied.
+ */
+export class CursorConflict extends Error {}
+
 export interface TokenHoldersStore {
   /** The cursor of every token with one. */
   cursors(): Promise<Map<Address, BlockRef>>;
-  /** Applies the changes of these tokens' transfers up to `cursor` and moves their cursors. */
+  /**
+   * Applies the changes of these tokens' transfers after `from` up to `to`, and moves their
+   * cursors from `from` to `to`; throws `CursorConflict` when any cursor is not at `from`.
+   */
   advance(
     tokens: readonly Address[],
+    from: BlockRef | null,
     changes: readonly BalanceChange[],
-    cursor: BlockRef,
+    to: BlockRef,
   ): Promise<void>;
   /** Forgets these tokens' balances and cursors: they are indexed again from their start. */
   reset(tokens: readonly Address[]): Promise<void>;
 }
 
-async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await work(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+/** Postgres' unique_violation. */
+const UNIQUE_VIOLATION = '23505';
 
 export function createTokenHoldersStore(pool: pg.Pool, network: string): TokenHoldersStore {
+  /** A compare-and-set: a range is applied once, whoever else runs a step at the same time. */
+  const moveCursors = async (
+    client: pg.PoolClient,
+    tokens: readonly Address[],
+    from: BlockRef | null,
+    to: BlockRef,
+  ) => {
+    if (from === null) {
+      try {
+        await client.query(
+          `INSERT INTO chain.token_cursors (network, token, block_number, block_hash)
+           SELECT $1, token, $3, $4 FROM unnest($2::text[]) AS t(token)`,
+          [network, tokens, to.number, to.hash],
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new CursorConflict();
+        throw error;
+      }
+      return;
+    }
+    const { rowCount } = await client.query(
+      `UPDATE chain.token_cursors SET block_number = $3, block_hash = $4
+       WHERE network = $1 AND token = ANY($2::text[]) AND block_number = $5 AND block_hash = $6`,
+      [network, tokens, to.number, to.hash, from.number, from.hash],
+    );
+    if (rowCount !== tokens.length) throw new CursorConflict();
+  };
+
   return {
     async cursors() {
       const { rows } = await pool.query<{
         token: Address;
         block_number: string;
-        block_hash: string;
+        block_hash: Hex;
       }>('SELECT token, block_number, block_hash FROM chain.token_cursors WHERE network = $1', [
         network,
       ]);
       return new Map(
-        rows.map((r) => [
-          r.token,
-          { number: Number(r.block_number), hash: r.block_hash as BlockRef['hash'] },
-        ]),
+        rows.map((r) => [r.token, { number: Number(r.block_number), hash: r.block_hash }]),
       );
     },
-    advance: (tokens, changes, cursor) =>
+    advance: (tokens, from, changes, to) =>
       inTransaction(pool, async (client) => {
+        await moveCursors(client, tokens, from, to);
         if (changes.length) {
           const columns = [
             network,
@@ -101,13 +127,6 @@ export function createTokenHoldersStore(pool: pg.Pool, network: string): TokenHo
             columns.slice(0, 3),
           );
         }
-        await client.query(
-          `INSERT INTO chain.token_cursors (network, token, block_number, block_hash)
-           SELECT $1, token, $3, $4 FROM unnest($2::text[]) AS t(token)
-           ON CONFLICT (network, token)
-             DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash`,
-          [network, tokens, cursor.number, cursor.hash],
-        );
       }),
     reset: (tokens) =>
       inTransaction(pool, async (client) => {

@@ -11,19 +11,21 @@
  *   later transfers count and its lists are not complete.
  * - Reorgs: a token whose cursor block left the canonical chain is rebuilt from its start. Simple
  *   and correct; behind the confirmations a reorg rarely reaches a cursor.
- * - One instance per network across processes (an advisory lock); the others wait.
+ * - One instance per network across processes (an advisory lock); the others wait. The cursors
+ *   move by compare-and-set, so a leader that lost its lock mid-step cannot apply a range twice.
  */
 import { toQuantity, type Block } from 'ethers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Address, Hex } from '../domain/events.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
-import { requestLeadership } from '../postgres/leadership.js';
 import type { BlockRef } from './indexer-store.js';
+import { ChainMoved, startLeaderLoop } from './leader-loop.js';
 import type { ChainRpc } from './rpc.js';
 import type { RawLog } from './settlement-logs.js';
 import {
   createTokenHoldersStore,
+  CursorConflict,
   migrateTokenHoldersStore,
   type TokenHoldersStore,
 } from './token-holders-store.js';
@@ -58,9 +60,6 @@ export interface TokenHolderIndexers {
 const MAX_ADDRESSES = 100;
 /** The traded tokens are read again every this many polls: a scan of every order is not free. */
 const TRACKED_REFRESH_POLLS = 10;
-
-/** A step read a block that changed under it: start the step again. */
-class ChainMoved extends Error {}
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
@@ -145,9 +144,13 @@ function startTokenHolderIndexer(
 
   /** Tokens whose cursor block is no longer on the canonical chain. */
   const staleTokens = async (tokens: readonly Address[], cursors: Map<Address, BlockRef>) => {
+    const canonical = new Map<string, boolean>();
     const stale: Address[] = [];
     for (const { tokens: group, cursor } of groupsOf(tokens, cursors)) {
-      if (cursor && !(await isCanonical(cursor))) stale.push(...group);
+      if (!cursor) continue;
+      const key = `${cursor.number}/${cursor.hash}`;
+      if (!canonical.has(key)) canonical.set(key, await isCanonical(cursor));
+      if (!canonical.get(key)) stale.push(...group);
     }
     return stale;
   };
@@ -187,11 +190,11 @@ function startTokenHolderIndexer(
     if (cursor && lower((await block(from))?.parentHash ?? '0x') !== cursor.hash) {
       throw new ChainMoved();
     }
-    await store.advance(tokens, balanceChanges(logs), ref(to));
+    await store.advance(tokens, cursor, balanceChanges(logs), ref(to));
   };
 
   /** One pass: restart tokens a reorg left behind, start new ones, catch all up to the head. */
-  const step = async (): Promise<void> => {
+  const step = async (isStopping: () => boolean): Promise<void> => {
     const head = await rpc.request('block number', (p) => p.getBlockNumber());
     const target = head - options.confirmations;
     if (target < 0) return;
@@ -208,13 +211,13 @@ function startTokenHolderIndexer(
       // No history wanted: new tokens start at the confirmed head.
       const start = await block(target);
       if (!start) throw new ChainMoved();
-      await store.advance(fresh, [], ref(start));
+      await store.advance(fresh, null, [], ref(start));
       cursors = await store.cursors();
     }
     for (const group of groupsOf(tokens, cursors)) {
       let { cursor } = group;
       let from = cursor ? cursor.number + 1 : options.startBlock!;
-      while (from <= target && !stopped) {
+      while (from <= target && !isStopping()) {
         const to = await block(Math.min(from + options.maxBlockRange - 1, target));
         if (!to) throw new ChainMoved();
         await indexRange(group.tokens, cursor, from, to);
@@ -224,52 +227,13 @@ function startTokenHolderIndexer(
     }
   };
 
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  let stopLeadership: (() => Promise<void>) | null = null;
-  const run = async () => {
-    while (!stopped) {
-      const leadership = requestLeadership(
-        deps.connection,
-        ['batchbook.chain.token-holders', network.name],
-        (err) => log.warn({ err }, 'token-holder indexer leadership lost'),
-      );
-      const release = () => leadership.release();
-      stopLeadership = release;
-      try {
-        await leadership.acquired;
-        while (!stopped && leadership.held) {
-          try {
-            await step();
-          } catch (error) {
-            if (!(error instanceof ChainMoved))
-              log.warn({ err: error }, 'token-holder indexer step failed; retrying');
-          }
-          await pause(options.pollIntervalMs);
-        }
-      } catch (error) {
-        if (!stopped) log.warn({ err: error }, 'token-holder indexer leadership failed; retrying');
-        await pause(options.pollIntervalMs);
-      } finally {
-        await release();
-      }
-    }
-  };
-
-  const running = run();
-  return async () => {
-    stopped = true;
-    (wake as (() => void) | null)?.();
-    await stopLeadership?.();
-    await running;
-  };
+  const loop = startLeaderLoop({
+    connection: deps.connection,
+    key: ['batchbook.chain.token-holders', network.name],
+    pollIntervalMs: options.pollIntervalMs,
+    logger: log,
+    step,
+    expected: (error) => error instanceof CursorConflict,
+  });
+  return () => loop.stop();
 }

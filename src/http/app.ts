@@ -12,6 +12,7 @@ import { appDataRouter } from './routes/app-data.js';
 import { metaRouter } from './routes/meta.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
+import { tokensRouter } from './routes/tokens.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
@@ -35,6 +36,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
       throw new ApiError(404, 'NotFound', `no route for ${ctx.method} ${ctx.path}`);
     }
   });
+  // The token endpoints live outside the order book's `/{network}` prefix: `/{chainId}/tokens`.
+  app.use(tokensRouter(deps).routes());
   app.use(perNetwork.routes());
   app.use(
     perNetwork.allowedMethods({

@@ -8,6 +8,7 @@ import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { OrderQueries } from '../queries/orders.js';
+import type { TokenHolderQueries } from '../queries/token-holders.js';
 import type { RateLimitDeps } from './rate-limit.js';
 import type { OrderCreationBody, OrderQuoteBody } from '../../schemas/validators.js';
 
@@ -21,11 +22,13 @@ export interface Commands {
   ): Promise<RegisterAppDataResult>;
   createQuote(network: Network, body: OrderQuoteBody): Promise<CreatedQuote>;
   nativePrice(network: Network, token: Address): Promise<{ price: number }>;
+  /** A whole token's value in US dollars (GET /{chainId}/tokens/{token}/usdPrice). */
+  usdPrice(network: Network, token: Address): Promise<{ price: number }>;
 }
 
 export interface HttpDeps {
   commands: Commands;
-  queries: { orders: OrderQueries; appData: AppDataQueries };
+  queries: { orders: OrderQueries; appData: AppDataQueries; tokenHolders: TokenHolderQueries };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
   readYourWrites(projector: 'orders' | 'app-data' | 'quotes', position: string): Promise<void>;
   clock: () => Date;

@@ -1,0 +1,79 @@
+/**
+ * The loop a chain follower runs: hold the leader lock of its role (one instance per network
+ * across processes; the others wait), call `step` every poll interval while holding it, and
+ * stop promptly. A failed step is retried at the next interval; `ChainMoved` (the chain changed
+ * under a step, e.g. a reorg) is expected and retried silently.
+ */
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { requestLeadership, type LeaderKey } from '../postgres/leadership.js';
+
+/** A step read a block that changed under it: start the step again. */
+export class ChainMoved extends Error {}
+
+export interface LeaderLoopOptions {
+  connection: pg.ClientConfig;
+  key: LeaderKey;
+  pollIntervalMs: number;
+  logger: Logger;
+  /** One pass; `isStopping()` tells a long pass to end early. */
+  step(isStopping: () => boolean): Promise<void>;
+  /** Failures that are part of the job, like `ChainMoved`: retried without a warning. */
+  expected?(error: unknown): boolean;
+}
+
+export interface LeaderLoop {
+  stop(): Promise<void>;
+}
+
+export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
+  const { logger: log, pollIntervalMs } = options;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  let release: (() => Promise<void>) | null = null;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollIntervalMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const expected = (error: unknown) =>
+    error instanceof ChainMoved || (options.expected?.(error) ?? false);
+
+  const run = async () => {
+    while (!stopped) {
+      const leadership = requestLeadership(options.connection, options.key, (err) =>
+        log.warn({ err }, 'leadership lost'),
+      );
+      release = () => leadership.release();
+      try {
+        await leadership.acquired;
+        while (!stopped && leadership.held) {
+          try {
+            await options.step(() => stopped);
+          } catch (error) {
+            if (!expected(error)) log.warn({ err: error }, 'step failed; retrying');
+          }
+          await pause();
+        }
+      } catch (error) {
+        if (!stopped) log.warn({ err: error }, 'leadership failed; retrying');
+        await pause();
+      } finally {
+        await leadership.release();
+      }
+    }
+  };
+
+  const running = run();
+  return {
+    async stop() {
+      stopped = true;
+      (wake as (() => void) | null)?.();
+      await (release as (() => Promise<void>) | null)?.();
+      await running;
+    },
+  };
+}

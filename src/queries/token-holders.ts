@@ -1,0 +1,42 @@
+/**
+ * GET /{chainId}/tokens/{token}/topHolders: the largest balances the token-holder indexer keeps
+ * in schema `chain` (src/chain/token-holders-store.ts). Addresses are lowercase.
+ */
+import type { Knex } from 'knex';
+import type { Address } from '../domain/events.js';
+import { table } from './schema.js';
+
+export interface TokenHolder {
+  address: Address;
+  /** Base units, as a decimal string. */
+  balance: string;
+}
+
+export interface TokenHolderQueries {
+  /**
+   * Holders with a positive balance, largest first (ties by address), at most `limit`; null when
+   * the token's holders are not indexed on the network (no order trades it).
+   */
+  top(network: string, token: Address, limit: number): Promise<TokenHolder[] | null>;
+}
+
+/** The other side of mints and burns; the indexer records none, and it is never a holder. */
+const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+
+export function createTokenHolderQueries(db: Knex): TokenHolderQueries {
+  const indexedSql = `SELECT 1 FROM ${table('chain', 'token_cursors')}
+    WHERE network = ? AND token = ?`;
+  const topSql = `SELECT holder AS address, balance::text AS balance
+    FROM ${table('chain', 'token_balances')}
+    WHERE network = ? AND token = ? AND balance > 0 AND holder <> ?
+    ORDER BY balance DESC, holder LIMIT ?`;
+  return {
+    async top(network, token, limit) {
+      const [indexed, top] = await Promise.all([
+        db.raw<{ rows: unknown[] }>(indexedSql, [network, token]),
+        db.raw<{ rows: TokenHolder[] }>(topSql, [network, token, ZERO_ADDRESS, limit]),
+      ]);
+      return indexed.rows.length === 0 ? null : top.rows;
+    },
+  };
+}
