@@ -7,7 +7,12 @@ import type { Address } from '../../../src/domain/events.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import {
+  controlledClock,
+  http,
+  startTestService,
+  type TestService,
+} from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
 
 interface Quote {
@@ -131,6 +136,53 @@ describe('HTTP: quotes and native prices', function () {
     const response = await quote({ from: DENIED });
     expect(response.status).to.equal(403);
     expect(response.body.errorType).to.equal('Forbidden');
+  });
+
+  it('refuses a deny-listed token (UnsupportedToken)', async () => {
+    const strict = await startTestService({ env: { DENY_LIST_TOKENS: dusd } });
+    try {
+      const response = await http<ErrorBody>('POST', `${strict.devnet}/api/v1/quote`, {
+        sellToken: weth,
+        buyToken: dusd,
+        from,
+        kind: 'sell',
+        sellAmountBeforeFee: String(10n ** 18n),
+      });
+      expect(response.status).to.equal(400);
+      expect(response.body.errorType).to.equal('UnsupportedToken');
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it('limits quotes per client (429 RateLimited with Retry-After)', async () => {
+    // The service's clock stands still, so the budget cannot refill between the requests.
+    const clock = controlledClock();
+    const limited = await startTestService({
+      env: { RATE_LIMIT_QUOTES_PER_SECOND: '2' },
+      clock: clock.now,
+    });
+    try {
+      const asker = newWallet().address;
+      const ask = () =>
+        http<ErrorBody>('POST', `${limited.devnet}/api/v1/quote`, {
+          sellToken: weth,
+          buyToken: dusd,
+          from: asker,
+          kind: 'sell',
+          sellAmountBeforeFee: String(10n ** 18n),
+        });
+      expect((await ask()).status).to.equal(200);
+      expect((await ask()).status).to.equal(200);
+      const refused = await ask();
+      expect(refused.status).to.equal(429);
+      expect(refused.body.errorType).to.equal('RateLimited');
+      expect(Number(refused.headers.get('retry-after'))).to.be.at.least(1);
+      clock.advance(1);
+      expect((await ask()).status).to.equal(200);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('does not store fast quotes', async () => {
