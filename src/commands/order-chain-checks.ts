@@ -1,7 +1,8 @@
 /**
  * Reference §4.1 step 9: the EIP-1271 signature check and the sell-token transfer simulation,
- * run together; when both fail the signature is reported first. Pre-signed orders skip both:
- * their owner signs on chain, later, and funds the order by then.
+ * run together; when both fail the signature is reported first. Pre-signed orders skip both
+ * (their owner signs on chain, later, and funds the order by then); wrapped orders skip the
+ * transfer simulation, as their wrapper contract provides the funds during the settlement.
  */
 import { bytesToHex } from '../domain/hex.js';
 import type { Address, Hex, OrderData, SigningScheme } from '../domain/events.js';
@@ -16,6 +17,8 @@ export interface ChainCheckInput {
   signature: Hex;
   digest: Uint8Array;
   fullBalanceCheck: boolean;
+  /** The app data wraps the order (`wrappers`): the wrapper provides the funds, not the owner. */
+  wrapped: boolean;
 }
 
 const TRANSFER_DESCRIPTIONS = {
@@ -33,12 +36,14 @@ export async function checkOrderOnChain(
       input.scheme === 'eip1271'
         ? checks.eip1271SignatureValid(input.owner, bytesToHex(input.digest), input.signature)
         : true,
-      checks.transferProblem({
-        owner: input.owner,
-        token: input.order.sellToken,
-        sellAmount: BigInt(input.order.sellAmount),
-        fullBalanceCheck: input.fullBalanceCheck,
-      }),
+      input.wrapped
+        ? null
+        : checks.transferProblem({
+            owner: input.owner,
+            token: input.order.sellToken,
+            sellAmount: BigInt(input.order.sellAmount),
+            fullBalanceCheck: input.fullBalanceCheck,
+          }),
     ]);
     if (!signatureValid) {
       reject('InvalidEip1271Signature', 'signature for computed order hash is not valid');

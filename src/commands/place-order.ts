@@ -129,6 +129,7 @@ export async function placeOrder(
     signature,
     digest,
     fullBalanceCheck: body.fullBalanceCheck ?? false,
+    wrapped: appData.parsed.hasWrappers,
   });
 
   const quote = await linkQuote(deps.quotes, network.name, order, body.quoteId ?? null, now);

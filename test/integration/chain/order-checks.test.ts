@@ -17,7 +17,7 @@ import {
   signTrade,
 } from '../../support/settle.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { newWallet, signOrder } from '../../support/signing.js';
+import { appDataHash, newWallet, signOrder } from '../../support/signing.js';
 
 describe('chain checks at order submission', function () {
   this.timeout(60_000);
@@ -113,6 +113,14 @@ describe('chain checks at order submission', function () {
       } finally {
         await (await pausable.getFunction('unpause')()).wait();
       }
+    });
+
+    it('skips the transfer check for a wrapped order: its wrapper brings the funds', async () => {
+      const wrapper = { address: `0x${'77'.repeat(20)}`, data: '0x01', isOmittable: false };
+      const appData = JSON.stringify({ metadata: { wrappers: [wrapper] } });
+      const signed = { ...order(10n ** 18n), appData: appDataHash(appData) };
+      const response = await submit(newWallet(), signed, { appData, appDataHash: signed.appData });
+      expect(response.status, response.text).to.equal(201);
     });
 
     it('writes nothing for a refused order', async () => {
