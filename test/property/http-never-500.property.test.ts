@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { http, startTestService, type TestService } from '../support/service.js';
+import { sharedTestChain } from '../support/chain.js';
 import { fundedWallet } from '../support/owners.js';
 import { CHAIN_ID, EMPTY_APP_DATA_HASH, signOrder } from '../support/signing.js';
 
@@ -13,12 +14,21 @@ describe('property: client mistakes never get a 500 and never write', function (
   let service: TestService;
   let template: Record<string, unknown>;
   let templateUid: string;
+  let quoteTemplate: Record<string, unknown>;
 
   before(async () => {
     service = await startTestService();
     const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet);
     template = signed.body;
     templateUid = signed.uid;
+    const { deployment } = await sharedTestChain();
+    quoteTemplate = {
+      sellToken: deployment.weth.address,
+      buyToken: deployment.tokens[0]!.address,
+      from: signed.owner,
+      kind: 'sell',
+      sellAmountBeforeFee: '1000000000000000000',
+    };
   });
   after(() => service.stop());
 
@@ -54,15 +64,35 @@ describe('property: client mistakes never get a 500 and never write', function (
     'extra',
   ];
 
-  /** A valid order with one field replaced, removed, or one added. */
-  const mutatedOrder = fc
-    .tuple(fc.constantFrom(...orderFields), fc.oneof(hostileValue, fc.constant(undefined)))
-    .map(([key, value]) => {
-      const body: Record<string, unknown> = { ...template };
-      if (value === undefined) delete body[key];
-      else body[key] = value;
-      return body;
-    });
+  const quoteFields = [
+    'sellToken',
+    'buyToken',
+    'from',
+    'kind',
+    'sellAmountBeforeFee',
+    'sellAmountAfterFee',
+    'buyAmountAfterFee',
+    'validTo',
+    'validFor',
+    'appData',
+    'signingScheme',
+    'onchainOrder',
+    'priceQuality',
+    'extra',
+  ];
+
+  /** A valid body with one field replaced, removed, or one added. */
+  const mutated = (fields: string[], valid: () => Record<string, unknown>) =>
+    fc
+      .tuple(fc.constantFrom(...fields), fc.oneof(hostileValue, fc.constant(undefined)))
+      .map(([key, value]) => {
+        const body: Record<string, unknown> = { ...valid() };
+        if (value === undefined) delete body[key];
+        else body[key] = value;
+        return body;
+      });
+  const mutatedOrder = mutated(orderFields, () => template);
+  const mutatedQuote = mutated(quoteFields, () => quoteTemplate);
 
   const writes: [string, string][] = [
     ['POST', '/api/v1/orders'],
@@ -70,28 +100,32 @@ describe('property: client mistakes never get a 500 and never write', function (
     ['POST', '/api/v1/orders/by_uids'],
     ['PUT', '/api/v1/app_data'],
     ['DELETE', `/api/v1/orders/0x${'12'.repeat(56)}`],
+    ['POST', '/api/v1/quote'],
   ];
 
   it('answers every malformed body with a 4xx JSON error and leaves the ledger as it was', async () => {
+    // Only the template's own signature could ever be accepted (with its inline app data "{}"),
+    // and quotes that were answered: nothing else may write anything.
+    const allowed = [`order-devnet-${templateUid}`, `appdata-devnet-${EMPTY_APP_DATA_HASH}`];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...writes),
-        fc.oneof(fc.jsonValue(), mutatedOrder),
+        fc.oneof(fc.jsonValue(), mutatedOrder, mutatedQuote),
         async ([method, path], body) => {
-          const response = await http<{ errorType?: string }>(
+          const response = await http<{ errorType?: string; id?: number | null }>(
             method,
             `${service.devnet}${path}`,
             JSON.stringify(body) ?? 'null',
           );
           expect(response.status, `${method} ${path} ${response.text}`).to.be.below(500);
           if (response.status >= 400) expect(response.body.errorType).to.be.a('string');
+          if (path === '/api/v1/quote' && response.status === 200 && response.body.id != null) {
+            allowed.push(`quote-devnet-${response.body.id}`);
+          }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
-    // Only the template's own signature could ever be accepted (with its inline app data "{}"):
-    // nothing else may have written anything.
-    const allowed = [`order-devnet-${templateUid}`, `appdata-devnet-${EMPTY_APP_DATA_HASH}`];
     expect([...(await writtenStreams())].filter((s) => !allowed.includes(s))).to.deep.equal([]);
   });
 });
