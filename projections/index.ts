@@ -1,11 +1,19 @@
 /** Every read model batchbook maintains: what the service runs and what `npm run replay` rebuilds. */
 import { appDataProjector } from './app-data/projector.js';
+import { auctionsProjector } from './auctions/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import type { Projector } from './projector.js';
 import { quotesProjector } from './quotes/projector.js';
+import { tradesProjector } from './trades/projector.js';
 
 export function allProjectors(): Projector[] {
-  return [ordersProjector(), appDataProjector(), quotesProjector()];
+  return [
+    ordersProjector(),
+    appDataProjector(),
+    quotesProjector(),
+    tradesProjector(),
+    auctionsProjector(),
+  ];
 }
 
 export type { Projector } from './projector.js';

@@ -32,6 +32,13 @@ export interface Config {
   denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
   validity: { min: number; maxMarket: number; maxLimit: number };
   appDataSizeLimit: number;
+  auction: {
+    /** Milliseconds between two auctions of a public network; the devnet's own below. */
+    intervalMs: number;
+    devnetIntervalMs: number;
+    /** Seconds an order must remain valid to enter an auction: time to solve and settle. */
+    validityMarginSeconds: number;
+  };
   /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
   maxLimitOrdersPerOwner: number;
   /** Upper bound a write waits for its own projection before answering (read-your-writes). */
@@ -170,6 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     appDataSizeLimit: integer(env, 'APP_DATA_SIZE_LIMIT', 8192, 2, 1_048_576),
     maxLimitOrdersPerOwner: integer(env, 'MAX_LIMIT_ORDERS_PER_OWNER', 10, 0, 1_000_000),
+    auction: {
+      intervalMs: integer(env, 'AUCTION_INTERVAL_MS', 12_000, 100, 3_600_000),
+      // The devnet mines on demand: a short interval keeps a demo trade quick.
+      devnetIntervalMs: integer(env, 'DEVNET_AUCTION_INTERVAL_MS', 2_000, 10, 3_600_000),
+      validityMarginSeconds: integer(env, 'AUCTION_VALIDITY_MARGIN_SECONDS', 30, 0, 86_400),
+    },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     rateLimits: {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),

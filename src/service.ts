@@ -30,12 +30,16 @@ import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
 import { openDatabase } from './postgres/database.js';
-import { createQuoteIds } from './postgres/quote-ids.js';
+import { createSequence } from './postgres/sequence.js';
+import { createAuctionQueries } from './queries/auctions.js';
+import { networkByName } from './domain/networks.js';
+import { startAutopilot } from './auction/autopilot.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
 import { createQuoteQueries } from './queries/quotes.js';
 import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
+import { createTradeQueries } from './queries/trades.js';
 
 export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
@@ -140,6 +144,30 @@ export async function startService(
       [...tokenRpcs].map(([name, rpc]) => [name, createTokenDecimals(rpc)]),
     );
 
+    const orderQueries = createOrderQueries(db);
+    // One autopilot per live network, after the projections whose orders it cuts auctions of.
+    const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
+    for (const name of chains.names) {
+      const rpc = chains.rpc(name)!;
+      const autopilot = startAutopilot({
+        network: networkByName(name)!,
+        cut: {
+          solvable: (now, validAfter) => orderQueries.solvable(name, now, validAfter),
+          prices: chains.prices(name)!,
+          chain: chains.checks(name),
+          blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
+          validityMargin: config.auction.validityMarginSeconds,
+        },
+        ledger,
+        nextAuctionId,
+        clock,
+        connection: dedicatedConnectionConfig(db),
+        logger,
+        intervalMs: name === 'devnet' ? config.auction.devnetIntervalMs : config.auction.intervalMs,
+      });
+      stack.push(() => autopilot.stop());
+    }
+
     // Several instances behind one address share their budgets through Redis.
     const rateLimitStore: RateLimitStore = config.redisUrl
       ? await createRedisRateLimitStore({
@@ -152,8 +180,7 @@ export async function startService(
     const registry = createAppDataRegistry(ledger);
     const writeDeps = { ledger, clock };
     const quotes = createQuoteQueries(db);
-    const orderQueries = createOrderQueries(db);
-    const nextQuoteId = await createQuoteIds(pool);
+    const nextQuoteId = await createSequence(pool, 'batchbook_quote_ids');
     const orderRules = {
       appData: registry,
       denyList: config.denyList,
@@ -210,6 +237,8 @@ export async function startService(
         orders: orderQueries,
         appData: createAppDataQueries(db),
         tokenHolders: createTokenHolderQueries(db),
+        trades: createTradeQueries(db, orderQueries),
+        auctions: createAuctionQueries(db),
       },
       readYourWrites: async (projector, position) => {
         const caughtUp = await projections.waitFor(

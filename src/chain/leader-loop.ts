@@ -31,8 +31,14 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
   let stopped = false;
   let wake: (() => void) | null = null;
   let release: (() => Promise<void>) | null = null;
+  let signalStop = () => {};
+  // Ending a session that is still connecting does not always settle its lock request:
+  // waiting for the lock also ends when the loop stops.
+  const stopping = new Promise<void>((resolve) => (signalStop = resolve));
+  // Resolves at once after `stop()`: a stop that came while a step ran must not wait an interval.
   const pause = () =>
     new Promise<void>((resolve) => {
+      if (stopped) return resolve();
       const timer = setTimeout(resolve, pollIntervalMs);
       wake = () => {
         clearTimeout(timer);
@@ -48,8 +54,10 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
         log.warn({ err }, 'leadership lost'),
       );
       release = () => leadership.release();
+      // Abandoned at a stop, the request may still fail later: that is expected, not unhandled.
+      leadership.acquired.catch(() => undefined);
       try {
-        await leadership.acquired;
+        await Promise.race([leadership.acquired, stopping]);
         while (!stopped && leadership.held) {
           try {
             await options.step(() => stopped);
@@ -71,6 +79,7 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
   return {
     async stop() {
       stopped = true;
+      signalStop();
       (wake as (() => void) | null)?.();
       await (release as (() => Promise<void>) | null)?.();
       await running;

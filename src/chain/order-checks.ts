@@ -33,6 +33,8 @@ export interface OrderChainChecks {
   /** Null when the relayer can pull the amount the check asks for. */
   transferProblem(check: TransferCheck): Promise<TransferProblem | null>;
   eip1271SignatureValid(owner: Address, digest: Hex, signature: Hex): Promise<boolean>;
+  /** The owner's balance of a token (the autopilot's balance filter). */
+  balanceOf(owner: Address, token: Address): Promise<bigint>;
 }
 
 /** Amounts the small-amount mode tries in turn: some tokens refuse dust transfers. */
@@ -117,6 +119,7 @@ export function createOrderChainChecks(
       }
       return explain(check, revert);
     },
+    balanceOf: (owner, token) => read(token, 'balanceOf', [owner]),
     async eip1271SignatureValid(owner, digest, signature) {
       const data = eip1271.encodeFunctionData('isValidSignature', [digest, signature]);
       try {

@@ -171,6 +171,55 @@ export interface QuoteCreatedV1 {
   expiration: string;
 }
 
+/** An order as an auction hands it to solvers (the reference's `AuctionOrder`). */
+export interface AuctionOrder extends OrderData {
+  uid: OrderUid;
+  owner: Address;
+  /** Unix seconds; the reference sends a number where its spec says string (§9.5). */
+  created: number;
+  /** Sell atoms (sell orders) or buy atoms (buy orders) executed in earlier batches. */
+  executed: string;
+  preInteractions: Interaction[];
+  postInteractions: Interaction[];
+  class: OrderClass;
+  signingScheme: SigningScheme;
+  signature: Hex;
+  protocolFees: never[];
+}
+
+/** Why a cut left an open order out of the auction. */
+export type FilterReason = 'InsufficientBalance' | 'MissingNativePrice';
+
+/** One solver's proposal for an auction, as the competition ranked it. */
+export interface RankedSolution {
+  solver: Address;
+  /** Surplus plus fees in native-token atoms. */
+  score: string;
+  /** 1 is the best. */
+  rank: number;
+  clearingPrices: Record<Address, string>;
+  orders: { uid: OrderUid; executedAmount: string }[];
+}
+
+/**
+ * One batch auction of a network: what was cut (orders, prices at `block`), what was left out
+ * and why, every solution with its score and rank, and the winners (ranks).
+ */
+export interface AuctionClosedV1 {
+  network: string;
+  /** Strictly increasing per service (a database sequence). */
+  id: number;
+  block: number;
+  /** ISO 8601 UTC: the ledger's clock for the auction. */
+  cutAt: string;
+  orders: AuctionOrder[];
+  /** Native-token price of each traded token, 1e18 = one native token per token atom × 1e18. */
+  prices: Record<Address, string>;
+  filtered: { uid: OrderUid; reason: FilterReason }[];
+  solutions: RankedSolution[];
+  winners: number[];
+}
+
 export interface AppDataRegisteredV1 {
   network: string;
   hash: Hex;
@@ -186,6 +235,7 @@ export interface EventPayloads {
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
   QuoteCreated: QuoteCreatedV1;
+  AuctionClosed: AuctionClosedV1;
   AppDataRegistered: AppDataRegisteredV1;
 }
 
@@ -200,6 +250,7 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementObserved: 1,
   ChainFactReverted: 1,
   QuoteCreated: 1,
+  AuctionClosed: 1,
   AppDataRegistered: 1,
 };
 
@@ -223,10 +274,18 @@ export const streams = {
   settlement: (network: string, txHash: Hex): string => `settlement-${network}-${txHash}`,
   appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
   quote: (network: string, id: number): string => `quote-${network}-${id}`,
+  auction: (network: string, id: number): string => `auction-${network}-${id}`,
 } as const;
 
 /** Every stream batchbook writes starts with one of these prefixes (used by subscription filters). */
-export const STREAM_PREFIXES = ['order-', 'onchain-', 'settlement-', 'appdata-', 'quote-'] as const;
+export const STREAM_PREFIXES = [
+  'order-',
+  'onchain-',
+  'settlement-',
+  'appdata-',
+  'quote-',
+  'auction-',
+] as const;
 
 /** The stream each event belongs to: the API's facts and the chain's facts never share one. */
 export function streamOf(event: DomainEvent): string {
@@ -248,5 +307,7 @@ export function streamOf(event: DomainEvent): string {
       return streams.appData(event.data.network, event.data.hash);
     case 'QuoteCreated':
       return streams.quote(event.data.network, event.data.id);
+    case 'AuctionClosed':
+      return streams.auction(event.data.network, event.data.id);
   }
 }

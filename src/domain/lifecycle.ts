@@ -112,6 +112,7 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
     case 'AppDataRegistered':
     case 'SettlementObserved':
     case 'QuoteCreated':
+    case 'AuctionClosed':
       return state;
     case 'TradeSettled':
       return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };

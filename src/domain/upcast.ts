@@ -19,6 +19,7 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   SettlementObserved: [],
   ChainFactReverted: [],
   QuoteCreated: [],
+  AuctionClosed: [],
   AppDataRegistered: [],
 };
 

@@ -9,10 +9,12 @@ import type { HttpDeps } from './deps.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { resolveNetwork, type NetworkState } from './network.js';
 import { appDataRouter } from './routes/app-data.js';
+import { auctionRouter } from './routes/auction.js';
 import { metaRouter } from './routes/meta.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
 import { tokensRouter } from './routes/tokens.js';
+import { tradesRouter } from './routes/trades.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
@@ -25,8 +27,10 @@ export function createHttpApp(deps: HttpDeps): Koa {
   for (const area of [
     ordersRouter(deps),
     quotesRouter(deps),
+    auctionRouter(deps),
     appDataRouter(deps),
     metaRouter(deps),
+    tradesRouter(deps),
   ]) {
     perNetwork.use(area.routes());
   }

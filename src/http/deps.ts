@@ -7,8 +7,10 @@ import type { RegisterAppDataResult } from '../commands/register-app-data.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
+import type { AuctionQueries } from '../queries/auctions.js';
 import type { OrderQueries } from '../queries/orders.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
+import type { TradeQueries } from '../queries/trades.js';
 import type { RateLimitDeps } from './rate-limit.js';
 import type { OrderCreationBody, OrderQuoteBody } from '../../schemas/validators.js';
 
@@ -28,7 +30,13 @@ export interface Commands {
 
 export interface HttpDeps {
   commands: Commands;
-  queries: { orders: OrderQueries; appData: AppDataQueries; tokenHolders: TokenHolderQueries };
+  queries: {
+    orders: OrderQueries;
+    appData: AppDataQueries;
+    tokenHolders: TokenHolderQueries;
+    trades: TradeQueries;
+    auctions: AuctionQueries;
+  };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
   readYourWrites(projector: 'orders' | 'app-data' | 'quotes', position: string): Promise<void>;
   clock: () => Date;

@@ -29,6 +29,11 @@ export interface OrderQueries {
     nowSeconds: number,
   ): Promise<ApiOrder[]>;
   /**
+   * Every order an auction may include: open (not filled, cancelled, invalidated, expired or
+   * waiting for its pre-signature), valid beyond `validAfter` and past its `validFrom`.
+   */
+  solvable(network: string, nowSeconds: number, validAfter: number): Promise<ApiOrder[]>;
+  /**
    * The owner's limit orders that can still trade and ask for more than their quote gave
    * (reference §4.1 step 10's cap counts these).
    */
@@ -47,6 +52,11 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
   const byOwnerSql = `SELECT ${orderColumns(false)} ${from}
     WHERE o.network = ? AND o.owner = ?
     ORDER BY o.creation_date DESC, o.uid LIMIT ? OFFSET ?`;
+
+  const solvableSql = `SELECT ${orderColumns(false)} ${from}
+    WHERE o.network = ? AND o.cancellation_date IS NULL AND o.valid_to > ?
+      AND COALESCE(c.onchain_invalidations, 0) = 0 AND COALESCE(o.valid_from, 0) <= ?
+    ORDER BY o.creation_date, o.uid`;
 
   // The quote's amounts as numerics; the comparison is the reference's, in integers.
   const q = (field: string) => `(o.quote->>'${field}')::numeric`;
@@ -84,6 +94,10 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
       if (uids.length === 0) return [];
       const found = await rows(byUidsSql, [network, [...new Set(uids)]]);
       return found.map((row) => toApiOrder(row, nowSeconds));
+    },
+    async solvable(network, nowSeconds, validAfter) {
+      const found = await rows(solvableSql, [network, validAfter, nowSeconds]);
+      return found.map((row) => toApiOrder(row, nowSeconds)).filter((o) => o.status === 'open');
     },
     async liveOutsideMarketLimitOrders(network, owner, nowSeconds) {
       const { rows: found } = await db.raw<{ rows: { n: number }[] }>(liveOutsideMarketSql, [

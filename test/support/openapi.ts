@@ -47,6 +47,31 @@ function rewriteNullable(node: Json): Json {
   return node.nullable === true ? { anyOf: [{ type: 'null' }, out] } : out;
 }
 
+/**
+ * OpenAPI 3.0 `exclusiveMaximum: true` (a flag on `maximum`) → JSON Schema's numeric bound, which
+ * is all ajv accepts (the fee policies' `factor` uses it); likewise for the minimum.
+ */
+function rewriteExclusiveBounds(node: Json): Json {
+  if (Array.isArray(node)) return node.map(rewriteExclusiveBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: SchemaObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = rewriteExclusiveBounds(value);
+  for (const [flag, bound] of [
+    ['exclusiveMaximum', 'maximum'],
+    ['exclusiveMinimum', 'minimum'],
+  ] as const) {
+    if (typeof out[flag] !== 'boolean') continue;
+    if (out[flag] && out[bound] !== undefined) {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  return out;
+}
+
+/** The spec's OpenAPI 3.0 schema dialect as the JSON Schema ajv reads. */
+const toJsonSchema = (node: Json): Json => rewriteExclusiveBounds(rewriteNullable(node));
+
 const LOWER_HEX_BYTES = '^0x([0-9a-f]{2})*$';
 
 /** Every deliberate difference from the published spec. */
@@ -90,6 +115,13 @@ function adjust(schemas: Record<string, SchemaObject>): void {
           'RateLimited',
         ],
       },
+    },
+  });
+  // §9.5: AuctionOrder.created is a JSON number in the code; the spec's example is a string.
+  set('AuctionOrder', {
+    properties: {
+      ...(schemas.AuctionOrder!.properties as SchemaObject),
+      created: { type: 'integer' },
     },
   });
   // §9.7: placementError values are camelCase in the code.
@@ -212,12 +244,9 @@ function load(): Loaded {
   if (loaded) return loaded;
   const spec = parse(readFileSync(OPENAPI_PATH, 'utf8')) as SchemaObject;
   const components = spec.components as { schemas: Record<string, SchemaObject> };
-  const schemas = rewriteNullable(structuredClone(components.schemas)) as Record<
-    string,
-    SchemaObject
-  >;
+  const schemas = toJsonSchema(structuredClone(components.schemas)) as Record<string, SchemaObject>;
   adjust(schemas);
-  const paths = rewriteNullable(structuredClone(spec.paths as Json)) as SchemaObject;
+  const paths = toJsonSchema(structuredClone(spec.paths as Json)) as SchemaObject;
   // The POST /api/v1/orders/by_uids response is an array of these; the spec puts the element
   // schema where the array schema should be (its own description says "each element"), so the
   // element gets a name here.

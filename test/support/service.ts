@@ -42,6 +42,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DEVNET_RPC_URL: (await sharedTestChain()).rpcUrl,
     MAINNET_RPC_URL: (await sharedTestChain(1)).rpcUrl,
     INDEXER_POLL_INTERVAL_MS: '50',
+    // No auctions unless a suite asks: they would append to the ledger under other tests.
+    DEVNET_AUCTION_INTERVAL_MS: '3600000',
     // Suites fire requests far faster than a client may; the rate-limit tests set their own.
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',

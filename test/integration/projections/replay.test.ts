@@ -81,8 +81,9 @@ describe('replay', () => {
         from: 'read_replay',
       });
       const last = await writing;
-      expect(await engine.waitFor('orders', last, 10_000)).to.equal(true);
-      expect(await engine.waitFor('app-data', last, 10_000)).to.equal(true);
+      for (const { name } of allProjectors()) {
+        expect(await engine.waitFor(name, last, 10_000), name).to.equal(true);
+      }
 
       const { rows } = await t.db.raw<{ rows: { nspname: string }[] }>(
         "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'read%' ORDER BY 1",

@@ -1,0 +1,109 @@
+/**
+ * Cutting an auction (reference §6, "building the solvable set"): the open orders valid beyond
+ * the margin, minus those whose owner cannot fund them at this block and those whose tokens have
+ * no native price; filtered orders keep their reason. Prices are the native prices of every
+ * token the auction trades, 1e18-scaled.
+ */
+import type {
+  Address,
+  AuctionClosedV1,
+  AuctionOrder,
+  FilterReason,
+  OrderUid,
+} from '../domain/events.js';
+import type { OrderChainChecks } from '../chain/order-checks.js';
+import type { PriceEstimator } from '../chain/prices.js';
+import type { ApiOrder } from '../queries/order-view.js';
+
+export interface CutDeps {
+  solvable(nowSeconds: number, validAfter: number): Promise<ApiOrder[]>;
+  prices: PriceEstimator;
+  chain: Pick<OrderChainChecks, 'balanceOf'>;
+  blockNumber(): Promise<number>;
+  /** Seconds an order must remain valid to enter an auction (time to solve and settle). */
+  validityMargin: number;
+}
+
+export type CutAuction = Pick<AuctionClosedV1, 'block' | 'orders' | 'prices' | 'filtered'>;
+
+const ONE_NATIVE = 10n ** 18n;
+
+function auctionOrder(order: ApiOrder): AuctionOrder {
+  return {
+    uid: order.uid,
+    owner: order.owner,
+    sellToken: order.sellToken,
+    buyToken: order.buyToken,
+    receiver: order.receiver,
+    sellAmount: order.sellAmount,
+    buyAmount: order.buyAmount,
+    validTo: order.validTo,
+    appData: order.appData,
+    feeAmount: order.feeAmount,
+    kind: order.kind,
+    partiallyFillable: order.partiallyFillable,
+    sellTokenBalance: order.sellTokenBalance,
+    buyTokenBalance: order.buyTokenBalance,
+    created: Math.floor(Date.parse(order.creationDate) / 1000),
+    executed: order.kind === 'sell' ? order.executedSellAmountBeforeFees : order.executedBuyAmount,
+    preInteractions: order.interactions.pre,
+    postInteractions: order.interactions.post,
+    class: order.class,
+    signingScheme: order.signingScheme,
+    signature: order.signature,
+    protocolFees: [],
+  };
+}
+
+/** What the owner must hold for the order to settle now (reference §6 step 4); 0: no check. */
+function neededBalance(order: ApiOrder): bigint {
+  // A contract owner may pull funds in during its signature check: its balance proves nothing.
+  if (order.signingScheme === 'eip1271') return 0n;
+  if (order.partiallyFillable) return 1n;
+  return BigInt(order.sellAmount) + BigInt(order.feeAmount);
+}
+
+export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const [block, open] = await Promise.all([
+    deps.blockNumber(),
+    deps.solvable(nowSeconds, nowSeconds + deps.validityMargin),
+  ]);
+  const tokens = [...new Set(open.flatMap((o) => [o.sellToken, o.buyToken]))];
+  const nativePrices = new Map(
+    await Promise.all(
+      tokens.map(async (t) => [t, await deps.prices.nativePrice(t)] as [Address, number | null]),
+    ),
+  );
+  const balances = new Map<string, Promise<bigint>>();
+  const balanceOf = (owner: Address, token: Address) => {
+    const key = `${owner}/${token}`;
+    let balance = balances.get(key);
+    if (!balance) balances.set(key, (balance = deps.chain.balanceOf(owner, token)));
+    return balance;
+  };
+
+  const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
+  const orders: AuctionOrder[] = [];
+  for (const order of open) {
+    if (nativePrices.get(order.sellToken) == null || nativePrices.get(order.buyToken) == null) {
+      filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
+      continue;
+    }
+    const needed = neededBalance(order);
+    if (needed > 0n && (await balanceOf(order.owner, order.sellToken)) < needed) {
+      filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
+      continue;
+    }
+    orders.push(auctionOrder(order));
+  }
+  const prices: Record<Address, string> = {};
+  for (const order of orders) {
+    for (const token of [order.sellToken, order.buyToken]) {
+      prices[token] ??= BigInt(
+        Math.round(nativePrices.get(token)! * Number(ONE_NATIVE)),
+      ).toString();
+    }
+  }
+  return { block, orders, prices, filtered };
+}

@@ -1,0 +1,99 @@
+/**
+ * The autopilot (issue 5 item 1, the cut): on the devnet it cuts auctions of the open orders
+ * every interval, leaves out the orders its owner cannot fund or whose tokens have no price
+ * (keeping the reason), and serves the latest at GET /api/v1/auction.
+ */
+import { expect } from 'chai';
+import type { Address, AuctionClosedV1 } from '../../../src/domain/events.js';
+import { sharedTestChain } from '../../support/chain.js';
+import { expectMatchesResponse } from '../../support/openapi.js';
+import { fundedWallet } from '../../support/owners.js';
+import { http, startTestService, type TestService } from '../../support/service.js';
+import { CHAIN_ID, newWallet, signOrder, TOKENS } from '../../support/signing.js';
+import { waitFor } from '../../support/wait.js';
+
+interface ApiAuction {
+  id: number;
+  block: number;
+  orders: { uid: string }[];
+  prices: Record<string, string>;
+}
+
+describe('HTTP: batch auctions (the cut)', function () {
+  this.timeout(60_000);
+  let service: TestService;
+
+  before(async () => {
+    service = await startTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '50' } });
+  });
+  after(() => service?.stop());
+
+  const closedAuctions = async (): Promise<AuctionClosedV1[]> =>
+    (await service.ledger.readAll(null, 100_000))
+      .filter((e) => e.type === 'AuctionClosed')
+      .map((e) => e.data as AuctionClosedV1);
+
+  it('cuts auctions of the solvable orders, filters the rest with a reason, and serves the latest', async () => {
+    const chain = await sharedTestChain();
+    const weth = chain.deployment.weth.address;
+    const dusd = chain.deployment.tokens[0]!.address;
+    const place = async (wallet: Awaited<ReturnType<typeof fundedWallet>>, buyToken: string) => {
+      const signed = await signOrder(wallet, CHAIN_ID.devnet, { sellToken: weth, buyToken });
+      const response = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+      expect(response.status, response.text).to.equal(201);
+      return signed.uid;
+    };
+    const solvable = await place(await fundedWallet(), dusd);
+    // Accepted (its allowance covers the order), but it holds nothing to sell.
+    const broke = newWallet().connect(chain.provider);
+    await chain.fund(broke.address as Address, weth, 0n);
+    const unfunded = await place(broke, dusd);
+    // DAI at its mainnet address has no pool on the devnet: no native price.
+    const unpriced = await place(await fundedWallet(), TOKENS.DAI);
+
+    // The first auction after all three placements keeps the two it left out, with reasons.
+    const cutWithAll = async () =>
+      (await closedAuctions()).find(
+        (a) =>
+          a.orders.some((o) => o.uid === solvable) &&
+          a.filtered.some((f) => f.uid === unfunded && f.reason === 'InsufficientBalance') &&
+          a.filtered.some((f) => f.uid === unpriced && f.reason === 'MissingNativePrice'),
+      );
+    await waitFor(async () => (await cutWithAll()) !== undefined, {
+      timeoutMs: 10_000,
+      description: 'an auction after the three placements',
+    });
+    const cut = (await cutWithAll())!;
+
+    let auction: ApiAuction | undefined;
+    await waitFor(
+      async () => {
+        const response = await http<ApiAuction>('GET', `${service.devnet}/api/v1/auction`);
+        auction = response.body;
+        return response.status === 200 && auction.id >= cut.id;
+      },
+      { timeoutMs: 10_000, description: 'GET /auction serving that auction or a later one' },
+    );
+    expectMatchesResponse('get', '/api/v1/auction', 200, auction);
+    const uids = auction!.orders.map((o) => o.uid);
+    expect(uids).to.include(solvable);
+    expect(uids).not.to.include(unfunded);
+    expect(uids).not.to.include(unpriced);
+    expect(auction!.prices[weth]).to.equal(String(10n ** 18n));
+    expect(Number(auction!.prices[dusd]) / 1e18).to.be.closeTo(1 / 3000, 1 / 3000 / 50);
+
+    const closed = await closedAuctions();
+    const ids = closed.map((a) => a.id);
+    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('answers 404 before any auction of a network', async () => {
+    const response = await http<{ errorType: string }>(
+      'GET',
+      `${service.url}/sepolia/api/v1/auction`,
+    );
+    expect(response.status).to.equal(404);
+    expect(response.body.errorType).to.equal('NotFound');
+  });
+});
