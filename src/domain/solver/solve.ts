@@ -1,0 +1,389 @@
+/**
+ * The built-in solver: for each token pair, the coincidences of wants, the pair's orders with
+ * their net through the pools, and each order alone through the pools; then one batch that
+ * takes the best of these that fit together. Every proposal is checked as the contract would
+ * execute it before it is offered.
+ */
+import { MAX_UINT256 } from '../amounts.js';
+import type { Pool } from '../amm.js';
+import type { Address, OrderUid } from '../events.js';
+import { poolsByPair, routeOrder, routePair, routesBetween } from './amm-route.js';
+import { coincidences } from './coincidence.js';
+import {
+  checkSolution,
+  executedAmounts,
+  gcd,
+  nativeSurplus,
+  remaining,
+  settlementGas,
+} from './execution.js';
+import type { Proposal, Solution, SolverAuction, SolverOrder } from './types.js';
+
+/**
+ * Solutions offered per auction: the reference's autopilot keeps at most 3 per solver
+ * (reference §6, competition step 2), and each one offered is recorded in `AuctionClosed`.
+ */
+export const MAX_SOLUTIONS = 3;
+
+/**
+ * The least price the batch derives a new token's price from, so that rounding the new price to
+ * an integer moves the pair's ratio by at most one part in 2^64.
+ */
+const PRICE_PRECISION = 1n << 64n;
+
+/**
+ * CIP-38 score: each trade's surplus over its limit price, in native atoms, plus the protocol
+ * fees (none: the auction attaches no fee policy to these orders). Null when a trade would
+ * revert or cannot be valued (no native price): the reference drops such a solution. Whether
+ * the settlement balances is `checkSolution`'s question, not this one's.
+ */
+export function score(solution: Solution, auction: SolverAuction): bigint | null {
+  const orders = new Map(auction.orders.map((order) => [order.uid, order]));
+  return sum(directedScores(solution, orders, auction.nativePrices));
+}
+
+/** The score per directed token pair ("sell/buy"), as the fairness filter splits it; null as `score`. */
+function directedScores(
+  solution: Solution,
+  orders: ReadonlyMap<OrderUid, SolverOrder>,
+  nativePrices: ReadonlyMap<Address, bigint>,
+): Map<string, bigint> | null {
+  const scores = new Map<string, bigint>();
+  for (const trade of solution.trades) {
+    const order = orders.get(trade.uid);
+    if (order === undefined) return null;
+    const executed = executedAmounts(order, trade.executedAmount, solution.clearingPrices);
+    const value = executed && nativeSurplus(order, executed, nativePrices);
+    if (value === null) return null;
+    const pair = `${order.sellToken}/${order.buyToken}`;
+    scores.set(pair, (scores.get(pair) ?? 0n) + value);
+  }
+  return scores;
+}
+
+/** The total of `directedScores`. */
+function sum(scores: ReadonlyMap<string, bigint> | null): bigint | null {
+  return scores && [...scores.values()].reduce((a, b) => a + b, 0n);
+}
+
+/**
+ * Reference §6 step 4, the fairness filter: a solution trading several directed pairs is
+ * filtered out when a solution trading one of those pairs alone scores more on it. Two of our
+ * own solutions offered together must not do that to each other.
+ */
+function fairTogether(p: ReadonlyMap<string, bigint>, q: ReadonlyMap<string, bigint>): boolean {
+  const undercuts = (single: ReadonlyMap<string, bigint>, many: ReadonlyMap<string, bigint>) =>
+    single.size === 1 &&
+    many.size > 1 &&
+    [...single].every(([pair, value]) => many.has(pair) && value > many.get(pair)!);
+  return !undercuts(p, q) && !undercuts(q, p);
+}
+
+/** Orders the solver can work with: something left, two different tokens, both priced. */
+function solvable(order: SolverOrder, nativePrices: ReadonlyMap<Address, bigint>): boolean {
+  return (
+    order.sellToken !== order.buyToken &&
+    order.sellAmount > 0n &&
+    order.buyAmount > 0n &&
+    remaining(order) > 0n &&
+    (nativePrices.get(order.sellToken) ?? 0n) > 0n &&
+    (nativePrices.get(order.buyToken) ?? 0n) > 0n
+  );
+}
+
+interface Scored<T> {
+  item: T;
+  score: bigint;
+}
+
+const byScore = <T>(p: Scored<T>, q: Scored<T>) =>
+  p.score === q.score ? 0 : p.score > q.score ? -1 : 1;
+
+/** Tokens whose prices move together: a batch's prices are one connected set per component. */
+type Component = Map<Address, bigint>;
+
+/** A proposal worked out at the batch's prices, and how to record those prices. */
+interface Joined {
+  solution: Solution;
+  commit(): void;
+}
+
+/** What joining a batch may cost a proposal's score: one part in 2^16. */
+const LOSS_BITS = 16n;
+
+/**
+ * A batch built from proposals, each over one pair of tokens. Its prices form a forest: a new
+ * proposal joins a component through at most one token, whose price the batch keeps, and the
+ * proposal is worked out again at that price (or the two sides are scaled to agree exactly).
+ * Scaling a whole component keeps every ratio, so trades already in stay exact; the only limit
+ * is the contract's uint256 products, checked against the largest amount each token multiplies.
+ */
+class Batch {
+  private readonly components = new Map<Address, Component>();
+  private readonly largest = new Map<Address, bigint>();
+  private readonly usedOrders = new Set<OrderUid>();
+  private readonly usedPools = new Set<Address>();
+  readonly parts: Solution[] = [];
+
+  constructor(
+    private readonly orders: ReadonlyMap<OrderUid, SolverOrder>,
+    private readonly value: (solution: Solution) => bigint | null,
+  ) {}
+
+  /**
+   * Takes `proposal` (scoring `score` alone) in if it fits; true when it did. Worked out again
+   * at the batch's prices it may lose a little to rounding, not more: a coincidence re-cut into
+   * lots at an awkward ratio could keep little of its volume, and then exact scaling is tried.
+   */
+  add(proposal: Proposal, score: bigint): boolean {
+    const { solution } = proposal;
+    if (solution.trades.some((t) => this.usedOrders.has(t.uid))) return false;
+    if (solution.swaps.some((s) => this.usedPools.has(s.pool))) return false;
+    const [a, b] = [...solution.clearingPrices.keys()] as [Address, Address];
+    const least = score - (score >> LOSS_BITS);
+    for (const attempt of this.attempts(proposal, a, b)) {
+      const joined = attempt();
+      const value = joined && this.value(joined.solution);
+      if (joined === null || value === null || value < least) continue;
+      for (const trade of joined.solution.trades) this.usedOrders.add(trade.uid);
+      for (const swap of joined.solution.swaps) this.usedPools.add(swap.pool);
+      for (const [token, amount] of this.amountsOf(joined.solution)) {
+        if (amount > (this.largest.get(token) ?? 0n)) this.largest.set(token, amount);
+      }
+      joined.commit();
+      this.parts.push(joined.solution);
+      return true;
+    }
+    return false;
+  }
+
+  /** The batch as one solution, each component's prices reduced. */
+  solution(): Solution {
+    const prices = new Map<Address, bigint>();
+    for (const component of new Set(this.components.values())) {
+      const common = [...component.values()].reduce(gcd);
+      for (const [token, price] of component) prices.set(token, price / common);
+    }
+    const trades = this.parts.flatMap((p) => p.trades);
+    const swaps = this.parts.flatMap((p) => p.swaps);
+    return {
+      clearingPrices: prices,
+      trades,
+      swaps,
+      gas: settlementGas(trades.length, swaps.length),
+    };
+  }
+
+  /** Per token, the largest order amount (as signed) the contract multiplies its price by. */
+  private amountsOf(solution: Solution): Map<Address, bigint> {
+    const amounts = new Map<Address, bigint>();
+    const note = (token: Address, amount: bigint) => {
+      if (amount > (amounts.get(token) ?? 0n)) amounts.set(token, amount);
+    };
+    for (const trade of solution.trades) {
+      const order = this.orders.get(trade.uid)!;
+      note(order.sellToken, order.sellAmount);
+      note(order.buyToken, order.buyAmount);
+    }
+    return amounts;
+  }
+
+  /** Whether `component` scaled by `factor` keeps every product within uint256. */
+  private fits(component: Component, factor: bigint): boolean {
+    for (const [token, price] of component) {
+      if ((this.largest.get(token) ?? 0n) * price * factor > MAX_UINT256) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Ways to work the proposal out at prices agreeing with the batch, best first, each giving
+   * the solution and how to record its prices, or null when it cannot.
+   */
+  private attempts(proposal: Proposal, a: Address, b: Address): (() => Joined | null)[] {
+    const [ca, cb] = [this.components.get(a), this.components.get(b)];
+    if (ca === undefined && cb === undefined) {
+      const component: Component = new Map(proposal.solution.clearingPrices);
+      const commit = () => {
+        this.components.set(a, component);
+        this.components.set(b, component);
+      };
+      return [() => ({ solution: proposal.solution, commit })];
+    }
+    const glue = () => this.glue(proposal, a, ca, b, cb);
+    if (ca === cb) {
+      const prices = new Map([
+        [a, ca!.get(a)!],
+        [b, ca!.get(b)!],
+      ]);
+      return [
+        () => {
+          const solution = proposal.reprice(prices);
+          return solution && { solution, commit: () => {} };
+        },
+      ];
+    }
+    if (ca !== undefined && cb !== undefined) return [glue];
+    const [kept, added, component] = ca !== undefined ? [a, b, ca] : [b, a, cb!];
+    return [() => this.extend(proposal, kept, added, component), glue];
+  }
+
+  /**
+   * Keeps the batch's price of `kept` and gives `added` the price the proposal's own ratio
+   * implies, rounded down or up, whichever the proposal still accepts.
+   */
+  private extend(
+    proposal: Proposal,
+    kept: Address,
+    added: Address,
+    component: Component,
+  ): Joined | null {
+    const keptPrice = component.get(kept)!;
+    // Too coarse a price would let the rounding of the new one move the ratio noticeably.
+    const factor =
+      keptPrice >= PRICE_PRECISION ? 1n : (PRICE_PRECISION + keptPrice - 1n) / keptPrice;
+    if (!this.fits(component, factor)) return null;
+    const base = keptPrice * factor;
+    const own = proposal.solution.clearingPrices;
+    const exact = base * own.get(added)!;
+    const down = exact / own.get(kept)!;
+    for (const price of [down, down + 1n]) {
+      if (price <= 0n) continue;
+      // No trade in the batch prices `added` yet: only the proposal's own trades use it, and
+      // `reprice` checks those.
+      const solution = proposal.reprice(
+        new Map([
+          [kept, base],
+          [added, price],
+        ]),
+      );
+      if (solution === null) continue;
+      return {
+        solution,
+        commit: () => {
+          for (const [token, p] of component) component.set(token, p * factor);
+          component.set(added, price);
+          this.components.set(added, component);
+        },
+      };
+    }
+    return null;
+  }
+
+  /**
+   * Scales both sides to the proposal's exact ratio: the batch's side by the proposal's price of
+   * the shared token, the proposal by the batch's (over their common divisor).
+   */
+  private glue(
+    proposal: Proposal,
+    a: Address,
+    ca: Component | undefined,
+    b: Address,
+    cb: Component | undefined,
+  ): Joined | null {
+    const own = proposal.solution.clearingPrices;
+    const [pa, pb] = [own.get(a)!, own.get(b)!];
+    // Scale ca by α and cb by β so that α·ca[a] : β·cb[b] = pa : pb.
+    const left = ca === undefined ? pa : ca.get(a)!;
+    const right = cb === undefined ? pb : cb.get(b)!;
+    const u = left * pb;
+    const v = right * pa;
+    const common = gcd(u, v);
+    const [alpha, beta] = [v / common, u / common];
+    const componentA = ca ?? new Map([[a, pa]]);
+    const componentB = cb ?? new Map([[b, pb]]);
+    if (!this.fits(componentA, alpha) || !this.fits(componentB, beta)) return null;
+    const prices = new Map([
+      [a, componentA.get(a)! * alpha],
+      [b, componentB.get(b)! * beta],
+    ]);
+    const solution = proposal.reprice(prices);
+    if (solution === null) return null;
+    return {
+      solution,
+      commit: () => {
+        const merged: Component = new Map();
+        for (const [token, p] of componentA) merged.set(token, p * alpha);
+        for (const [token, p] of componentB) merged.set(token, p * beta);
+        for (const token of merged.keys()) this.components.set(token, merged);
+      },
+    };
+  }
+}
+
+/** Every proposal for the pair {x, y}: coincidences, the pair through the pools, each order alone. */
+function pairProposals(
+  orders: readonly SolverOrder[],
+  x: Address,
+  y: Address,
+  pools: ReadonlyMap<string, readonly Pool[]>,
+  auction: SolverAuction,
+): Proposal[] {
+  const routes = new Map([
+    [x, routesBetween(x, y, pools, auction.wrappedNative)],
+    [y, routesBetween(y, x, pools, auction.wrappedNative)],
+  ]);
+  return [
+    ...coincidences(orders, x, y, auction.nativePrices),
+    ...routePair(orders, x, y, pools, auction.wrappedNative, auction.nativePrices),
+    ...orders.flatMap((order) => routeOrder(order, routes.get(order.sellToken)!) ?? []),
+  ];
+}
+
+/**
+ * The built-in solver's solutions for `auction`, best score first: the batch of the best
+ * proposals that fit together and the best single proposals, at most `MAX_SOLUTIONS`, none
+ * unfair to another. Only sound solutions with a positive score are offered (the reference
+ * drops a zero score).
+ */
+export function solve(auction: SolverAuction): Solution[] {
+  const orders = new Map(auction.orders.map((order) => [order.uid, order]));
+  const poolIndex = new Map(auction.pools.map((pool) => [pool.address, pool]));
+  const pools = poolsByPair(auction.pools);
+  const byPair = new Map<string, SolverOrder[]>();
+  for (const order of auction.orders) {
+    if (!solvable(order, auction.nativePrices)) continue;
+    const key = [order.sellToken, order.buyToken].sort().join('/');
+    const pair = byPair.get(key);
+    if (pair === undefined) byPair.set(key, [order]);
+    else pair.push(order);
+  }
+  const scoresOf = (solution: Solution) =>
+    checkSolution(solution, orders, poolIndex) === null
+      ? directedScores(solution, orders, auction.nativePrices)
+      : null;
+  const proposals: (Scored<Proposal> & { pairs: Map<string, bigint> })[] = [];
+  for (const [key, pairOrders] of byPair) {
+    const [x, y] = key.split('/') as [Address, Address];
+    for (const proposal of pairProposals(pairOrders, x, y, pools, auction)) {
+      const pairs = scoresOf(proposal.solution);
+      const value = sum(pairs);
+      if (pairs && value !== null && value > 0n)
+        proposals.push({ item: proposal, score: value, pairs });
+    }
+  }
+  proposals.sort(byScore);
+
+  const batch = new Batch(orders, (solution) =>
+    sum(directedScores(solution, orders, auction.nativePrices)),
+  );
+  for (const { item, score } of proposals) batch.add(item, score);
+  const merged = batch.parts.length > 1 ? batch.solution() : null;
+  const batchPairs = merged && scoresOf(merged);
+  const batchScore = sum(batchPairs);
+  const candidates = proposals.map(({ item, score, pairs }) => ({
+    item: item.solution,
+    score,
+    pairs,
+  }));
+  if (merged && batchPairs && batchScore !== null && batchScore > 0n) {
+    candidates.push({ item: merged, score: batchScore, pairs: batchPairs });
+  }
+  candidates.sort(byScore);
+  const offered: typeof candidates = [];
+  for (const candidate of candidates) {
+    if (offered.length === MAX_SOLUTIONS) break;
+    if (offered.every((o) => fairTogether(o.pairs, candidate.pairs))) offered.push(candidate);
+  }
+  return offered.map(({ item }) => item);
+}

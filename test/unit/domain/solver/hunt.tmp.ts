@@ -1,0 +1,286 @@
+/**
+ * Properties of every solution the built-in solver proposes for random auctions, checked with
+ * the settlement contract's and the pools' arithmetic written out again here, independently of
+ * the solver's own checks.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { Pool } from '../../../../src/domain/amm.js';
+import type { Address } from '../../../../src/domain/events.js';
+import { score, solve } from '../../../../src/domain/solver/solve.js';
+import type { Solution, SolverAuction, SolverOrder } from '../../../../src/domain/solver/types.js';
+import { DDAI, DUSD, E18, WETH, uid } from './fixtures.js';
+
+const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_RESERVE = (1n << 112n) - 1n;
+const T4: Address = '0x4444444444444444444444444444444444444444';
+const TOKENS = [WETH, DUSD, DDAI, T4] as const;
+const PAIRS = TOKENS.flatMap((a, i) => TOKENS.slice(i + 1).map((b) => [a, b] as const));
+
+/** A positive amount spread over many orders of magnitude: mantissa · 10^exponent. */
+const magnitude = (min: number, max: number) =>
+  fc
+    .tuple(fc.bigInt({ min: 1n, max: 999n }), fc.integer({ min, max }))
+    .map(([m, e]) => m * 10n ** BigInt(e));
+
+const prices = fc.tuple(magnitude(4, 22), magnitude(4, 22), magnitude(4, 22)).map(
+  ([a, b, c]) =>
+    new Map<Address, bigint>([
+      [WETH, E18],
+      [DUSD, a],
+      [DDAI, b],
+      [T4, c],
+    ]),
+);
+
+/** Atoms of `token` worth `value` native atoms (at least one). */
+const atoms = (value: bigint, token: Address, native: ReadonlyMap<Address, bigint>) => {
+  const amount = (value * E18) / native.get(token)!;
+  return amount > 0n ? amount : 1n;
+};
+
+function pools(native: ReadonlyMap<Address, bigint>) {
+  const pool = fc.record({
+    value: magnitude(12, 24),
+    // The pool's price off the market by −50% … +100%.
+    skew: fc.integer({ min: 50, max: 200 }),
+  });
+  return fc.tuple(...PAIRS.map(() => fc.option(pool, { nil: undefined }))).map((specs) =>
+    specs.flatMap((spec, i): Pool[] => {
+      if (spec === undefined) return [];
+      const [a, b] = [...PAIRS[i]!].sort() as [Address, Address];
+      const reserve0 = atoms(spec.value, a, native);
+      const reserve1 = (atoms(spec.value, b, native) * BigInt(spec.skew)) / 100n + 1n;
+      if (reserve0 > MAX_RESERVE || reserve1 > MAX_RESERVE) return [];
+      return [
+        {
+          address: `0x${'f'.repeat(38)}${i.toString(16).padStart(2, '0')}`,
+          token0: a,
+          token1: b,
+          reserve0,
+          reserve1,
+        },
+      ];
+    }),
+  );
+}
+
+function orders(native: ReadonlyMap<Address, bigint>) {
+  const spec = fc.record({
+    tokens: fc.constantFrom(...PAIRS),
+    reversed: fc.boolean(),
+    kind: fc.constantFrom('sell' as const, 'buy' as const),
+    partiallyFillable: fc.boolean(),
+    value: magnitude(10, 24),
+    // The limit: what the order asks against the market, 70% (generous) … 130% (out of it).
+    ask: fc.integer({ min: 70, max: 130 }),
+    // Partially fillable orders: the part filled before; fill-or-kill ones: filled or not.
+    filled: fc.integer({ min: 0, max: 100 }),
+    raw: fc.option(
+      fc.tuple(fc.bigInt({ min: 1n, max: 1n << 100n }), fc.bigInt({ min: 1n, max: 1n << 100n })),
+      {
+        freq: 8,
+        nil: undefined,
+      },
+    ),
+  });
+  return fc.array(spec, { maxLength: 8 }).map((specs) =>
+    specs.map((s, i): SolverOrder => {
+      const [sellToken, buyToken] = s.reversed
+        ? [s.tokens[1], s.tokens[0]]
+        : [s.tokens[0], s.tokens[1]];
+      const [sellAtoms, buyAtoms] = [
+        atoms(s.value, sellToken, native),
+        atoms(s.value, buyToken, native),
+      ];
+      // Sell orders ask `ask`% of the market's buy amount; buy orders offer 10000/`ask`% of its sell amount.
+      const [sellAmount, buyAmount] =
+        s.raw ??
+        (s.kind === 'sell'
+          ? [sellAtoms, (buyAtoms * BigInt(s.ask)) / 100n + 1n]
+          : [(sellAtoms * 100n) / BigInt(s.ask) + 1n, buyAtoms]);
+      const full = s.kind === 'sell' ? sellAmount : buyAmount;
+      const filled = s.partiallyFillable
+        ? (full * BigInt(s.filled)) / 100n
+        : s.filled > 90
+          ? full
+          : 0n;
+      return {
+        uid: uid(i + 1),
+        owner: '0x1111111111111111111111111111111111111111',
+        sellToken,
+        buyToken,
+        sellAmount,
+        buyAmount,
+        kind: s.kind,
+        partiallyFillable: s.partiallyFillable,
+        executedSell: s.kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
+        executedBuy: s.kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
+      };
+    }),
+  );
+}
+
+const auctions: fc.Arbitrary<SolverAuction> = prices.chain((native) =>
+  fc.tuple(orders(native), pools(native)).map(([orders, pools]) => ({
+    id: 1,
+    orders,
+    nativePrices: native,
+    pools,
+    wrappedNative: WETH,
+  })),
+);
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+const uniswapOut = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) =>
+  (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);
+
+/**
+ * Checks `solution` against `auction` as the contract and the pools would execute it, and
+ * returns each order's executed {sell, buy} and the pools' reserves after it.
+ */
+function assertSound(solution: Solution, auction: SolverAuction) {
+  const byUid = new Map(auction.orders.map((o) => [o.uid, o]));
+  const balance = new Map<Address, bigint>();
+  const add = (token: Address, amount: bigint) =>
+    balance.set(token, (balance.get(token) ?? 0n) + amount);
+  const executed = new Map<string, { sell: bigint; buy: bigint }>();
+
+  // Uniform clearing prices: one positive price per token, keyed by the token's one spelling.
+  const priced = [...solution.clearingPrices.keys()];
+  expect(new Set(priced.map((t) => t.toLowerCase())).size).to.equal(priced.length);
+  for (const price of solution.clearingPrices.values()) expect(price > 0n).to.equal(true);
+
+  expect(solution.trades.length).to.be.greaterThan(0);
+  for (const trade of solution.trades) {
+    const order = byUid.get(trade.uid);
+    expect(order, 'an auction order').to.not.equal(undefined);
+    expect(executed.has(trade.uid), 'traded once').to.equal(false);
+    const o = order!;
+    const [ps, pb] = [
+      solution.clearingPrices.get(o.sellToken)!,
+      solution.clearingPrices.get(o.buyToken)!,
+    ];
+    expect(ps > 0n && pb > 0n, 'both tokens priced').to.equal(true);
+    // Limit price, on the signed amounts, without overflow.
+    expect(o.sellAmount * ps <= MAX_UINT256 && o.buyAmount * pb <= MAX_UINT256).to.equal(true);
+    expect(o.sellAmount * ps >= o.buyAmount * pb, 'limit price respected').to.equal(true);
+    const full = o.kind === 'sell' ? o.sellAmount : o.buyAmount;
+    const filled = o.kind === 'sell' ? o.executedSell : o.executedBuy;
+    if (o.partiallyFillable) {
+      expect(trade.executedAmount > 0n, 'executes something').to.equal(true);
+      expect(filled + trade.executedAmount <= full, 'not beyond what is left').to.equal(true);
+    } else {
+      // Fill-or-kill: all of it, and only if nothing was filled before.
+      expect(filled).to.equal(0n);
+      expect(trade.executedAmount).to.equal(full);
+    }
+    const sell = o.kind === 'sell' ? trade.executedAmount : (trade.executedAmount * pb) / ps;
+    const buy = o.kind === 'sell' ? ceilDiv(trade.executedAmount * ps, pb) : trade.executedAmount;
+    // Surplus over the limit, never negative (a better rate than the limit's).
+    expect(buy * o.sellAmount >= sell * o.buyAmount, 'surplus not negative').to.equal(true);
+    executed.set(trade.uid, { sell, buy });
+    add(o.sellToken, sell);
+    add(o.buyToken, -buy);
+  }
+
+  const reserves = new Map(auction.pools.map((p) => [p.address, { ...p }]));
+  for (const swap of solution.swaps) {
+    const pool = reserves.get(swap.pool)!;
+    expect(pool, 'a known pool').to.not.equal(undefined);
+    const forward = swap.tokenIn === pool.token0;
+    expect([swap.tokenIn, swap.tokenOut]).to.have.members([pool.token0, pool.token1]);
+    const [rin, rout] = forward ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+    expect(
+      swap.amountOut > 0n && swap.amountOut <= uniswapOut(swap.amountIn, rin, rout),
+      'the pair pays',
+    ).to.equal(true);
+    if (forward) [pool.reserve0, pool.reserve1] = [rin + swap.amountIn, rout - swap.amountOut];
+    else [pool.reserve1, pool.reserve0] = [rin + swap.amountIn, rout - swap.amountOut];
+    add(swap.tokenIn, -swap.amountIn);
+    add(swap.tokenOut, swap.amountOut);
+  }
+  // Conservation: the contract pays out no token it did not take in.
+  for (const [token, left] of balance) expect(left >= 0n, `${token} conserved`).to.equal(true);
+
+  const value = score(solution, auction);
+  expect(value !== null && value > 0n, 'positive score').to.equal(true);
+  return { executed, pools: [...reserves.values()] };
+}
+
+/** The score of `solution` on each directed token pair it trades. */
+function directedPairs(solution: Solution, auction: SolverAuction): Map<string, bigint> {
+  const byUid = new Map(auction.orders.map((o) => [o.uid, o]));
+  const pairs = new Map<string, bigint>();
+  for (const trade of solution.trades) {
+    const o = byUid.get(trade.uid)!;
+    const key = `${o.sellToken}/${o.buyToken}`;
+    if (pairs.has(key)) continue;
+    const same = solution.trades.filter((t) => {
+      const other = byUid.get(t.uid)!;
+      return other.sellToken === o.sellToken && other.buyToken === o.buyToken;
+    });
+    pairs.set(key, score({ ...solution, trades: same }, auction)!);
+  }
+  return pairs;
+}
+
+/** The auction after `solution` settled: fills counted as the contract counts them, pools moved. */
+function settle(auction: SolverAuction, solution: Solution): SolverAuction {
+  const { executed, pools } = assertSound(solution, auction);
+  return {
+    ...auction,
+    id: auction.id + 1,
+    pools,
+    orders: auction.orders.map((o) => {
+      const done = executed.get(o.uid);
+      return done
+        ? { ...o, executedSell: o.executedSell + done.sell, executedBuy: o.executedBuy + done.buy }
+        : o;
+    }),
+  };
+}
+
+const ser = (x: unknown) =>
+  JSON.stringify(x, (_k, v) =>
+    typeof v === 'bigint' ? v.toString() + 'n' : v instanceof Map ? [...v.entries()] : v,
+  );
+let worst = 0;
+for (let seed = 100; seed < 400; seed++) {
+  for (const a of fc.sample(auctions, { numRuns: 200, seed })) {
+    const t0 = performance.now();
+    let phase = 'solve1';
+    try {
+      const sols = solve(a);
+      phase = 'check1';
+      for (const s of sols) assertSound(s, a);
+      const pairs = sols.map((solution) => directedPairs(solution, a));
+      for (const many of pairs) {
+        if (many.size < 2) continue;
+        for (const single of pairs) {
+          const [pair] = [...single.keys()];
+          if (single.size !== 1 || !many.has(pair!)) continue;
+          expect(single.get(pair!)! <= many.get(pair!)!, 'fair').to.equal(true);
+        }
+      }
+      phase = 'solve2';
+      if (sols[0]) {
+        const next = settle(a, sols[0]);
+        for (const s of solve(next)) assertSound(s, next);
+      }
+    } catch (e) {
+      console.log('FAIL', seed, phase, String(e).slice(0, 300), ser(a).slice(0, 4000));
+      process.exit(0);
+    }
+    const dt = performance.now() - t0;
+    if (dt > worst) {
+      worst = dt;
+      console.log(seed, dt.toFixed(0));
+    }
+    if (dt > 3000) {
+      console.log('SLOW', ser(a));
+      process.exit(0);
+    }
+  }
+}
+console.log('done');
