@@ -4,6 +4,8 @@
  * same rows as JSON objects (measured here: 0.65 s against 1.6 s for 58,000 orders), and the
  * insert statement is what bounds both live throughput and replays.
  */
+import type { ProjectionTransaction } from './projector.js';
+
 export type Cell = string | number | boolean | null | object;
 
 /** Column name (a key of the row) and its SQL type, in table order. */
@@ -28,6 +30,11 @@ export class ColumnSet<Row> {
     this.names = columns.map(([name]) => name).join(', ');
     const arrays = columns.map(([, type]) => `?::${type}[]`).join(', ');
     this.unnest = `unnest(${arrays}) AS x(${this.names})`;
+  }
+
+  /** Runs `statement` (built on `unnest`) with these rows bound; nothing when there are none. */
+  async run(trx: ProjectionTransaction, statement: string, rows: readonly Row[]): Promise<void> {
+    if (rows.length) await trx.raw(statement, this.bindings(rows));
   }
 
   /** The array literals to bind to `unnest`, column by column. */

@@ -13,3 +13,13 @@ export function checkSchemaName(schema: string): string {
 export function qualified(schema: string, table: string): string {
   return `"${checkSchemaName(schema)}"."${table}"`;
 }
+
+/** SQL text built once per schema (live `read`, a replay's own) and reused for every batch. */
+export function perSchema<T>(build: (schema: string) => T): (schema: string) => T {
+  const built = new Map<string, T>();
+  return (schema) => {
+    let value = built.get(schema);
+    if (value === undefined) built.set(schema, (value = build(schema)));
+    return value;
+  };
+}

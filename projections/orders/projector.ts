@@ -1,6 +1,7 @@
 /** The orders projector: the `Order` read model behind GET /orders/{uid} and friends. */
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
+import { perSchema } from '../sql.js';
 import { ORDER_EVENT_TYPES, reduceOrderEvents, type OrderEvent } from './batch.js';
 import {
   migrateOrders,
@@ -14,16 +15,11 @@ import {
   ordersStatements,
   placedColumns,
   presignatureColumns,
-  type OrdersStatements,
 } from './statements.js';
 
 export function ordersProjector(): Projector {
-  const statements = new Map<string, OrdersStatements>();
-  const sqlFor = (schema: string): OrdersStatements => {
-    let s = statements.get(schema);
-    if (!s) statements.set(schema, (s = ordersStatements(schema)));
-    return s;
-  };
+  const sqlFor = perSchema(ordersStatements);
+
   return {
     name: 'orders',
     // 3: chain facts (with reorg reverts) moved to their own tables (rebuilt on upgrade).
@@ -33,19 +29,13 @@ export function ordersProjector(): Projector {
     async handle(trx, events, schema) {
       const batch = reduceOrderEvents(eventsOfTypes<OrderEvent['type']>(events, ORDER_EVENT_TYPES));
       const sql = sqlFor(schema);
-      const run = async <Row>(
-        statement: string,
-        columns: { bindings(rows: Row[]): string[] },
-        rows: Row[],
-      ) => {
-        if (rows.length) await trx.raw(statement, columns.bindings(rows));
-      };
-      await run(sql.cancel, cancellationColumns, batch.cancellations);
-      await run(sql.insertPlaced, placedColumns, batch.placed);
-      await run(sql.addChainEffects, chainEffectsColumns, batch.chainEffects);
+
+      await cancellationColumns.run(trx, sql.cancel, batch.cancellations);
+      await placedColumns.run(trx, sql.insertPlaced, batch.placed);
+      await chainEffectsColumns.run(trx, sql.addChainEffects, batch.chainEffects);
       // Reverts first: a log that comes back after its revert is present again.
-      await run(sql.revertPresign, presignatureColumns, batch.revertedPresignatures);
-      await run(sql.presign, presignatureColumns, batch.presignatures);
+      await presignatureColumns.run(trx, sql.revertPresign, batch.revertedPresignatures);
+      await presignatureColumns.run(trx, sql.presign, batch.presignatures);
     },
   };
 }

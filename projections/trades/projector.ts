@@ -4,23 +4,14 @@
  */
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
+import { perSchema } from '../sql.js';
 import { reduceTradeEvents, TRADE_EVENT_TYPES, type TradeEvent } from './batch.js';
 import { migrateTrades, SETTLEMENTS_TABLE, TRADES_TABLE } from './migrations.js';
-import {
-  logKeyColumns,
-  settlementColumns,
-  tradeColumns,
-  tradesStatements,
-  type TradesStatements,
-} from './statements.js';
+import { logKeyColumns, settlementColumns, tradeColumns, tradesStatements } from './statements.js';
 
 export function tradesProjector(): Projector {
-  const statements = new Map<string, TradesStatements>();
-  const sqlFor = (schema: string): TradesStatements => {
-    let s = statements.get(schema);
-    if (!s) statements.set(schema, (s = tradesStatements(schema)));
-    return s;
-  };
+  const sqlFor = perSchema(tradesStatements);
+
   return {
     name: 'trades',
     version: 1,
@@ -29,18 +20,12 @@ export function tradesProjector(): Projector {
     async handle(trx, events, schema) {
       const batch = reduceTradeEvents(eventsOfTypes<TradeEvent['type']>(events, TRADE_EVENT_TYPES));
       const sql = sqlFor(schema);
-      const run = async <Row>(
-        statement: string,
-        columns: { bindings(rows: Row[]): string[] },
-        rows: Row[],
-      ) => {
-        if (rows.length) await trx.raw(statement, columns.bindings(rows));
-      };
+
       // A log's last word in the batch is either an insert or a delete, never both.
-      await run(sql.deleteTrades, logKeyColumns, batch.revertedTrades);
-      await run(sql.insertTrades, tradeColumns, batch.trades);
-      await run(sql.deleteSettlements, logKeyColumns, batch.revertedSettlements);
-      await run(sql.insertSettlements, settlementColumns, batch.settlements);
+      await logKeyColumns.run(trx, sql.deleteTrades, batch.revertedTrades);
+      await tradeColumns.run(trx, sql.insertTrades, batch.trades);
+      await logKeyColumns.run(trx, sql.deleteSettlements, batch.revertedSettlements);
+      await settlementColumns.run(trx, sql.insertSettlements, batch.settlements);
     },
   };
 }
