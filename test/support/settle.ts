@@ -171,3 +171,28 @@ export function orderBody(trade: SignedTradeInput, extra: Record<string, unknown
     ...extra,
   };
 }
+
+let pairs = 0;
+
+/**
+ * A coincidence of wants between the devnet's first two demo accounts, signed but not placed:
+ * the first sells X for Y, the second sells exactly that Y for the first's X. The amounts change
+ * with every call, so every UID is new.
+ */
+export async function signMatchingPair(chain: TestChain): Promise<[SignedTrade, SignedTrade]> {
+  const [first, second] = chain.deployment.accounts.map((a) => new Wallet(a.privateKey));
+  const [x, y] = chain.deployment.tokens.map((t) => t.address);
+  const sellAmount = String(10n ** 16n + BigInt(++pairs));
+  const buyAmount = String(2n * 10n ** 16n);
+  const a = await signTrade(
+    chain,
+    first!,
+    sellOrder({ sellToken: x!, buyToken: y!, sellAmount, buyAmount }),
+  );
+  const b = await signTrade(
+    chain,
+    second!,
+    sellOrder({ sellToken: y!, buyToken: x!, sellAmount: buyAmount, buyAmount: sellAmount }),
+  );
+  return [a, b];
+}

@@ -14,6 +14,7 @@ import {
   orderBody,
   sellOrder,
   settleOrders,
+  signMatchingPair,
   signTrade,
   type SignedTrade,
 } from '../../support/settle.js';
@@ -34,15 +35,12 @@ describe('chain indexer on the devnet', function () {
   let chain: TestChain;
   let service: TestService;
   let alice: Wallet;
-  let bob: Wallet;
   let sequence = 0;
 
   before(async () => {
     chain = await startTestChain();
     service = await startTestService({ env: { DEVNET_RPC_URL: chain.rpcUrl } });
-    const [a, b] = chain.deployment.accounts;
-    alice = new Wallet(a!.privateKey, chain.provider);
-    bob = new Wallet(b!.privateKey, chain.provider);
+    alice = new Wallet(chain.deployment.accounts[0]!.privateKey, chain.provider);
   });
   after(async () => {
     await service?.stop();
@@ -66,21 +64,9 @@ describe('chain indexer on the devnet', function () {
   const eventually = (uid: string, check: (o: ApiOrder) => boolean) =>
     waitFor(async () => check(await read(uid)), { timeoutMs: 10_000 });
 
-  /** Opposite orders by alice and bob that match exactly, signed but not placed. */
-  async function signPair(): Promise<[SignedTrade, SignedTrade]> {
-    const [x, y] = chain.deployment.tokens.map((t) => t.address);
-    const a = await signTrade(chain, alice, order(x!, y!, 10n ** 16n, 2n * 10n ** 16n));
-    const opposite = {
-      ...order(y!, x!, 0n, 0n),
-      sellAmount: a.order.buyAmount,
-      buyAmount: a.order.sellAmount,
-    };
-    return [a, await signTrade(chain, bob, opposite)];
-  }
-
-  /** `signPair`, placed through the API. */
+  /** `signMatchingPair`, placed through the API. */
   async function tradePair(): Promise<[SignedTrade, SignedTrade]> {
-    const pair = await signPair();
+    const pair = await signMatchingPair(chain);
     for (const trade of pair) await place(trade);
     return pair;
   }
@@ -159,7 +145,7 @@ describe('chain indexer on the devnet', function () {
     const pairs = [];
     for (let i = 0; i < 3; i++) {
       // The chain knows these orders before the API does.
-      const pair = await signPair();
+      const pair = await signMatchingPair(chain);
       settled.push((await settleOrders(chain, coincidenceOfWants(...pair))).hash);
       pairs.push(pair);
     }

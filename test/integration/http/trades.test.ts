@@ -10,15 +10,13 @@
 import { expect } from 'chai';
 import { Wallet, type TransactionReceipt } from 'ethers';
 import { settlementInterface } from '../../../src/chain/settlement-call.js';
-import type { Address, OrderData } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import {
   coincidenceOfWants,
   orderBody,
-  sellOrder,
   settleOrders,
-  signTrade,
+  signMatchingPair,
   type SignedTrade,
 } from '../../support/settle.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
@@ -49,15 +47,11 @@ describe('integration/http: trades and the orders of a transaction', function ()
   let chain: TestChain;
   let service: TestService;
   let alice: Wallet;
-  let bob: Wallet;
-  let sequence = 0;
 
   before(async () => {
     chain = await startTestChain();
     service = await startTestService({ env: { DEVNET_RPC_URL: chain.rpcUrl } });
-    const [a, b] = chain.deployment.accounts;
-    alice = new Wallet(a!.privateKey, chain.provider);
-    bob = new Wallet(b!.privateKey, chain.provider);
+    alice = new Wallet(chain.deployment.accounts[0]!.privateKey, chain.provider);
   });
   after(async () => {
     await service?.stop();
@@ -96,28 +90,14 @@ describe('integration/http: trades and the orders of a transaction', function ()
     else expect(response.body.errorType, path).to.be.a('string');
   }
 
-  /** Alice sells X for Y, bob sells exactly that Y for at most alice's X: placed via the API. */
+  /** `signMatchingPair`, placed through the API. */
   async function placePair(): Promise<[SignedTrade, SignedTrade]> {
-    const [x, y] = chain.deployment.tokens.map((t) => t.address);
-    const order = (sell: Address, buy: Address, sellAmount: bigint, buyAmount: bigint): OrderData =>
-      sellOrder({
-        sellToken: sell,
-        buyToken: buy,
-        // A new amount each time, so that every UID is new.
-        sellAmount: String(sellAmount + BigInt(++sequence)),
-        buyAmount: String(buyAmount),
-      });
-    const a = await signTrade(chain, alice, order(x!, y!, 10n ** 16n, 2n * 10n ** 16n));
-    const b = await signTrade(chain, bob, {
-      ...order(y!, x!, 0n, 0n),
-      sellAmount: a.order.buyAmount,
-      buyAmount: a.order.sellAmount,
-    });
-    for (const trade of [a, b]) {
+    const pair = await signMatchingPair(chain);
+    for (const trade of pair) {
       const response = await http('POST', `${service.devnet}/api/v1/orders`, orderBody(trade));
       expect(response.status, response.text).to.equal(201);
     }
-    return [a, b];
+    return pair;
   }
 
   /** The Trade logs of a settlement receipt: order UID → log index. */
