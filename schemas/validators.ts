@@ -1,12 +1,13 @@
 /**
- * Request-body validators, compiled once with ajv from the JSON Schemas beside this file.
- * A failed validation names the offending field, e.g. `/sellAmount must match pattern …`.
+ * Request-body validators, compiled once with ajv from the JSON Schemas beside this file
+ * (`requests/`: API request bodies; `solver/`: what external solvers answer). A failed
+ * validation names the offending field, e.g. `/sellAmount must match pattern …`.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
-const load = (name: string): object =>
-  JSON.parse(readFileSync(new URL(`./requests/${name}.schema.json`, import.meta.url), 'utf8'));
+const load = (name: string, folder = 'requests'): object =>
+  JSON.parse(readFileSync(new URL(`./${folder}/${name}.schema.json`, import.meta.url), 'utf8'));
 
 const ajv = new Ajv({ allErrors: false, strict: true });
 ajv.addSchema(load('definitions'));
@@ -67,6 +68,17 @@ export interface AppDataObjectBody {
   fullAppData: string;
 }
 
+/** An external solver's answer (schemas/solver/solve-response.schema.json). */
+export interface SolveResponseBody {
+  solutions: {
+    /** Token address → uniform clearing price, decimal. */
+    prices: Record<string, string>;
+    trades: { order: string; executedAmount: string }[];
+    interactions?: { target: string; value: string; callData: string }[];
+  }[];
+  [extra: string]: unknown;
+}
+
 export const validators = {
   orderCreation: ajv.compile<OrderCreationBody>(load('order-creation')),
   orderCancellations: ajv.compile<OrderCancellationsBody>(load('order-cancellations')),
@@ -74,6 +86,7 @@ export const validators = {
   appDataObject: ajv.compile<AppDataObjectBody>(load('app-data-object')),
   orderUids: ajv.compile<string[]>(load('order-uids')),
   orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
+  solveResponse: ajv.compile<SolveResponseBody>(load('solve-response', 'solver')),
 } as const;
 
 /** One line naming the first problem: the JSON pointer of the field and what is wrong. */
@@ -82,5 +95,8 @@ export function describeSchemaError(validate: ValidateFunction): string {
   if (!error) return 'invalid request body';
   const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
   const field = `${error.instancePath}${missing}` || '(body)';
-  return missing ? `${field} is required` : `${field} ${error.message ?? 'is invalid'}`;
+  if (missing) return `${field} is required`;
+  // A key failing `propertyNames`: name the key, not just the object holding it.
+  const key = error.propertyName === undefined ? '' : ` key ${JSON.stringify(error.propertyName)}`;
+  return `${field}${key} ${error.message ?? 'is invalid'}`;
 }

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { NETWORKS } from './domain/networks.js';
-import type { Address } from './domain/events.js';
+import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
 
 export interface Config {
@@ -38,6 +38,15 @@ export interface Config {
     devnetIntervalMs: number;
     /** Seconds an order must remain valid to enter an auction: time to solve and settle. */
     validityMarginSeconds: number;
+    /** Milliseconds solvers have to answer an auction. */
+    solveTimeoutMs: number;
+    /** Milliseconds winners have to settle before their orders return to auctions. */
+    settlementDeadlineMs: number;
+    /** Whether the built-in solver competes. */
+    builtinSolver: boolean;
+    externalSolvers: readonly ExternalSolverConfig[];
+    /** Per network: the key of the account that sends settlements (an allow-listed solver). */
+    driverKeys: ReadonlyMap<string, Hex>;
   };
   /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
   maxLimitOrdersPerOwner: number;
@@ -48,6 +57,15 @@ export interface Config {
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
   version: string;
+}
+
+export interface ExternalSolverConfig {
+  name: string;
+  url: string;
+  /** The address it competes as. */
+  address: Address;
+  /** The networks it solves; all live ones when absent. */
+  networks: readonly string[] | null;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +121,62 @@ function addresses(env: Env, name: string): ReadonlySet<Address> {
     set.add(address);
   }
   return set;
+}
+
+/** EXTERNAL_SOLVERS: a JSON array of `{ name, url, address, networks? }`. */
+function externalSolvers(env: Env): ExternalSolverConfig[] {
+  const name = 'EXTERNAL_SOLVERS';
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a JSON array of {"name","url","address","networks"?}');
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(name, 'must be a JSON array');
+  const names = new Set<string>();
+  return parsed.map((entry: unknown, i): ExternalSolverConfig => {
+    const at = `entry ${i}`;
+    const e = (entry ?? {}) as Record<string, unknown>;
+    if (typeof e.name !== 'string' || !/^[\w.-]{1,64}$/.test(e.name) || e.name === 'builtin') {
+      throw new ConfigError(
+        name,
+        `${at}: "name" must be 1-64 letters, digits, "_.-", not "builtin"`,
+      );
+    }
+    if (names.has(e.name)) throw new ConfigError(name, `${at}: "${e.name}" is named twice`);
+    names.add(e.name);
+    const solverUrl =
+      typeof e.url === 'string' ? url({ [name]: e.url }, name, ['http:', 'https:']) : null;
+    if (!solverUrl) throw new ConfigError(name, `${at}: "url" must be an http(s) URL`);
+    const address = typeof e.address === 'string' ? parseAddress(e.address) : null;
+    if (!address) throw new ConfigError(name, `${at}: "address" must be an address`);
+    let networks: string[] | null = null;
+    if (e.networks !== undefined) {
+      const known = new Set(NETWORKS.map((n) => n.name));
+      if (!Array.isArray(e.networks) || !e.networks.every((n) => known.has(n as string))) {
+        throw new ConfigError(name, `${at}: "networks" must list network names`);
+      }
+      networks = e.networks as string[];
+    }
+    return { name: e.name, url: solverUrl, address, networks };
+  });
+}
+
+/** `<NAME>_DRIVER_PRIVATE_KEY` per network. */
+function driverKeys(env: Env): Map<string, Hex> {
+  const keys = new Map<string, Hex>();
+  for (const network of NETWORKS) {
+    const variable = `${network.name.toUpperCase()}_DRIVER_PRIVATE_KEY`;
+    const raw = env[variable]?.trim();
+    if (!raw) continue;
+    if (!/^0x[0-9a-fA-F]{64}$/.test(raw)) {
+      throw new ConfigError(variable, 'must be a 32-byte 0x-hex private key');
+    }
+    keys.set(network.name, raw.toLowerCase() as Hex);
+  }
+  return keys;
 }
 
 function ledgerConfig(env: Env): Config['ledger'] {
@@ -182,6 +256,11 @@ export function loadConfig(env: Env = process.env): Config {
       // The devnet mines on demand: a short interval keeps a demo trade quick.
       devnetIntervalMs: integer(env, 'DEVNET_AUCTION_INTERVAL_MS', 2_000, 10, 3_600_000),
       validityMarginSeconds: integer(env, 'AUCTION_VALIDITY_MARGIN_SECONDS', 30, 0, 86_400),
+      solveTimeoutMs: integer(env, 'SOLVE_TIMEOUT_MS', 5_000, 10, 600_000),
+      settlementDeadlineMs: integer(env, 'SETTLEMENT_DEADLINE_MS', 120_000, 1_000, 3_600_000),
+      builtinSolver: boolean(env, 'BUILTIN_SOLVER', true),
+      externalSolvers: externalSolvers(env),
+      driverKeys: driverKeys(env),
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     rateLimits: {

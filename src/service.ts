@@ -32,8 +32,13 @@ import { createPostgresLedger } from './ledger/postgres.js';
 import { openDatabase } from './postgres/database.js';
 import { createSequence } from './postgres/sequence.js';
 import { createAuctionQueries } from './queries/auctions.js';
+import { createCompetitionQueries } from './queries/competitions.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
+import { createBuiltinSolver } from './auction/builtin-solver.js';
+import { createSettlementDriver } from './auction/driver.js';
+import { createExternalSolver } from './auction/external-solver.js';
+import { devnetSolver } from './chain/devnet/deploy.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
 import { createQuoteQueries } from './queries/quotes.js';
@@ -145,25 +150,58 @@ export async function startService(
     );
 
     const orderQueries = createOrderQueries(db);
+    const competitions = createCompetitionQueries(db);
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
     const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
     for (const name of chains.names) {
+      const network = networkByName(name)!;
       const rpc = chains.rpc(name)!;
+      const prices = chains.prices(name)!;
+      const driverKey =
+        config.auction.driverKeys.get(name) ??
+        (name === 'devnet' ? devnetSolver().privateKey : null);
+      const driver = driverKey
+        ? createSettlementDriver({
+            network,
+            rpc,
+            privateKey: driverKey,
+            ledger,
+            clock,
+            logger,
+            receiptPollIntervalMs: config.indexer.pollIntervalMs,
+          })
+        : null;
+      if (driver) stack.push(() => driver.stop());
+      const solvers = [
+        ...(config.auction.builtinSolver && driver ? [createBuiltinSolver(driver.address)] : []),
+        ...config.auction.externalSolvers
+          .filter((solver) => solver.networks?.includes(name) ?? true)
+          .map((solver) => createExternalSolver(solver)),
+      ];
       const autopilot = startAutopilot({
-        network: networkByName(name)!,
+        network,
         cut: {
           solvable: (now, validAfter) => orderQueries.solvable(name, now, validAfter),
-          prices: chains.prices(name)!,
+          inFlight: (now) => competitions.inFlight(name, now),
+          prices,
           chain: chains.checks(name),
           blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
           validityMargin: config.auction.validityMarginSeconds,
         },
+        pools: (tokens) => prices.pools(tokens),
+        solvers,
+        driver,
         ledger,
         nextAuctionId,
+        projected: async (position) => {
+          await projections.waitFor('auctions', position, config.auction.solveTimeoutMs);
+        },
         clock,
         connection: dedicatedConnectionConfig(db),
         logger,
         intervalMs: name === 'devnet' ? config.auction.devnetIntervalMs : config.auction.intervalMs,
+        solveTimeoutMs: config.auction.solveTimeoutMs,
+        settlementDeadlineMs: config.auction.settlementDeadlineMs,
       });
       stack.push(() => autopilot.stop());
     }
@@ -239,6 +277,7 @@ export async function startService(
         tokenHolders: createTokenHolderQueries(db),
         trades: createTradeQueries(db, orderQueries),
         auctions: createAuctionQueries(db),
+        competitions,
       },
       readYourWrites: async (projector, position) => {
         const caughtUp = await projections.waitFor(

@@ -1,67 +1,48 @@
 /**
- * The auctions projector: every closed auction, with what `GET /api/v1/auction` serves and
- * what the competition endpoints will (filtered orders, solutions, winners).
+ * The auctions projector: every closed auction (GET /api/v1/auction), its solver competition
+ * and what became of its winners' settlements (GET /solver_competition/*, an order's
+ * competition status, the orders in flight), the orders auctions have taken in, and the native
+ * prices of the tokens they priced (GET /users/{address}/total_surplus).
+ *
+ * Version 2: the competition tables, the settlement attempts, and the auction row's deadline,
+ * UID arrays and prices.
  */
-import type { Knex } from 'knex';
-import type { AuctionClosedV1 } from '../../src/domain/events.js';
-import { ColumnSet } from '../columns.js';
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
-import { qualified } from '../sql.js';
-
-export const AUCTIONS_TABLE = 'auctions';
-
-interface AuctionRow {
-  network: string;
-  id: number;
-  block: number;
-  cut_at: string;
-  auction: AuctionClosedV1;
-}
-
-const columns = new ColumnSet<AuctionRow>([
-  ['network', 'text'],
-  ['id', 'bigint'],
-  ['block', 'bigint'],
-  ['cut_at', 'timestamptz'],
-  ['auction', 'jsonb'],
-]);
-
-async function migrateAuctions(db: Knex, schema: string): Promise<void> {
-  await db.raw(`
-    CREATE TABLE IF NOT EXISTS ${qualified(schema, AUCTIONS_TABLE)} (
-      network text NOT NULL,
-      id bigint NOT NULL,
-      block bigint NOT NULL,
-      cut_at timestamptz NOT NULL,
-      auction jsonb NOT NULL,
-      PRIMARY KEY (network, id)
-    )`);
-}
+import { perSchema } from '../sql.js';
+import { AUCTION_EVENT_TYPES, reduceAuctionEvents, type AuctionEvent } from './batch.js';
+import { AUCTION_TABLES, migrateAuctions } from './migrations.js';
+import {
+  attemptColumns,
+  auctionColumns,
+  auctionKeyColumns,
+  auctionsStatements,
+  solutionColumns,
+  solutionOrderColumns,
+  tokenPriceColumns,
+} from './statements.js';
 
 export function auctionsProjector(): Projector {
+  const sqlFor = perSchema(auctionsStatements);
+
   return {
     name: 'auctions',
-    version: 1,
-    tables: [AUCTIONS_TABLE],
+    version: 2,
+    tables: AUCTION_TABLES,
     migrate: migrateAuctions,
     async handle(trx, events, schema) {
-      const rows = eventsOfTypes(events, new Set(['AuctionClosed'] as const)).map(
-        ({ data }): AuctionRow => ({
-          network: data.network,
-          id: data.id,
-          block: data.block,
-          cut_at: data.cutAt,
-          auction: data,
-        }),
+      const batch = reduceAuctionEvents(
+        eventsOfTypes<AuctionEvent['type']>(events, AUCTION_EVENT_TYPES),
       );
-      if (rows.length === 0) return;
-      await trx.raw(
-        `INSERT INTO ${qualified(schema, AUCTIONS_TABLE)} (${columns.names})
-         SELECT ${columns.names} FROM ${columns.unnest}
-         ON CONFLICT (network, id) DO NOTHING`,
-        columns.bindings(rows),
-      );
+      const sql = sqlFor(schema);
+
+      await auctionColumns.run(trx, sql.insertAuctions, batch.auctions);
+      await auctionKeyColumns.run(trx, sql.recordAuctionedOrders, batch.auctions);
+      await solutionColumns.run(trx, sql.insertSolutions, batch.solutions);
+      await solutionOrderColumns.run(trx, sql.insertSolutionOrders, batch.solutionOrders);
+      await tokenPriceColumns.run(trx, sql.upsertTokenPrices, batch.tokenPrices);
+      await attemptColumns.run(trx, sql.replaceAttempts, batch.replaceAttempts);
+      await attemptColumns.run(trx, sql.failAttempts, batch.failAttempts);
     },
   };
 }

@@ -1,46 +1,100 @@
 /**
- * The autopilot of one live network: every auction interval, while there are open orders, it
- * cuts an auction and records it as `AuctionClosed`, which `GET /api/v1/auction` then serves.
- * One instance per network runs it (a leader lock); the others wait.
- *
- * Solving is not wired in yet: auctions close with no solutions and no winners (see the README).
+ * The autopilot of one live network (reference §6, DESIGN §7): every auction interval, while
+ * there are open orders, it cuts an auction, asks every solver for solutions, ranks them, records
+ * the whole competition as `AuctionClosed` (which `GET /api/v1/auction` then serves) and hands
+ * each winner to the settlement driver. One instance per network runs it (a leader lock); the
+ * others wait.
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { runCompetition } from '../domain/competition.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type AuctionClosedV1 } from '../domain/events.js';
+import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV2 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
+import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
+import { collectSolutions } from './collect.js';
 import { cutAuction, type CutDeps } from './cut.js';
+import type { SettlementDriver } from './driver.js';
+import type { Solver, SolverRound } from './solver.js';
+
+/** Blocks the winners have to settle in (the reference's default `submission_deadline`). */
+export const SUBMISSION_DEADLINE_BLOCKS = 5;
 
 export interface AutopilotDeps {
   network: Network;
   cut: CutDeps;
+  /** The liquidity solvers may route through: the pools between the auction's tokens. */
+  pools(tokens: readonly Address[]): Promise<Pool[]>;
+  solvers: readonly Solver[];
+  /** Null when the network has no driver account: auctions are solved, never settled. */
+  driver: SettlementDriver | null;
   ledger: Ledger;
   nextAuctionId(): Promise<number>;
+  /**
+   * Resolves once the read models have taken in the ledger up to `position`: the next cut must
+   * see this auction's winners as in flight.
+   */
+  projected(position: string): Promise<void>;
   clock: () => Date;
   connection: pg.ClientConfig;
   logger: Logger;
   intervalMs: number;
+  /** How long solvers have to answer. */
+  solveTimeoutMs: number;
+  /** How long winners have to settle before their orders return to auctions. */
+  settlementDeadlineMs: number;
 }
 
 export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   const { network } = deps;
+  const logger = deps.logger.child({ network: network.name, component: 'autopilot' });
+
+  async function solveRound(
+    id: number,
+    cut: Awaited<ReturnType<typeof cutAuction>>,
+    now: Date,
+  ): Promise<AuctionClosedV2['solutions']> {
+    if (cut.orders.length === 0) return [];
+    const round: SolverRound = {
+      network,
+      auctionId: id,
+      block: cut.block,
+      deadline: new Date(now.getTime() + deps.solveTimeoutMs),
+      orders: cut.orders,
+      prices: cut.prices,
+      auction: {
+        id,
+        orders: cut.solverOrders,
+        nativePrices: new Map(
+          Object.entries(cut.prices).map(([token, price]) => [token as Address, BigInt(price)]),
+        ),
+        pools: await deps.pools(Object.keys(cut.prices) as Address[]),
+        wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
+      },
+    };
+    return runCompetition(round.auction, await collectSolutions(deps.solvers, round, logger));
+  }
+
   const step = async () => {
     const now = deps.clock();
     const cut = await cutAuction(deps.cut, now);
     if (cut.orders.length === 0 && cut.filtered.length === 0) return;
     const id = await deps.nextAuctionId();
-    const auction: AuctionClosedV1 = {
+    const auction: AuctionClosedV2 = {
       network: network.name,
       id,
-      ...cut,
+      block: cut.block,
+      orders: cut.orders,
+      prices: cut.prices,
+      filtered: cut.filtered,
       cutAt: now.toISOString(),
-      solutions: [],
-      winners: [],
+      deadline: new Date(now.getTime() + deps.settlementDeadlineMs).toISOString(),
+      deadlineBlock: cut.block + SUBMISSION_DEADLINE_BLOCKS,
+      solutions: await solveRound(id, cut, now),
     };
-    await deps.ledger.append(
+    const { position } = await deps.ledger.append(
       streams.auction(network.name, id),
       [
         {
@@ -52,12 +106,23 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       ],
       'noStream',
     );
+    const winners = auction.solutions.filter((solution) => solution.isWinner);
+    logger.info(
+      { auction: id, orders: auction.orders.length, solutions: auction.solutions.length },
+      'auction closed',
+    );
+    await deps.projected(position);
+    if (winners.length > 0 && deps.driver === null) {
+      logger.warn({ auction: id }, 'no driver account for this network: winners are not settled');
+    }
+    // Settlements run beside the next auctions, which leave their orders out until they end.
+    for (const winner of winners) void deps.driver?.settle(auction, winner);
   };
   return startLeaderLoop({
     connection: deps.connection,
     key: ['batchbook.autopilot', network.name],
     pollIntervalMs: deps.intervalMs,
-    logger: deps.logger.child({ network: network.name, component: 'autopilot' }),
+    logger,
     step,
   });
 }

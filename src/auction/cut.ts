@@ -1,22 +1,27 @@
 /**
  * Cutting an auction (reference §6, "building the solvable set"): the open orders valid beyond
- * the margin, minus those whose owner cannot fund them at this block and those whose tokens have
- * no native price; filtered orders keep their reason. Prices are the native prices of every
- * token the auction trades, 1e18-scaled.
+ * the margin, minus those in flight (a winner's settlement still pending), those whose owner
+ * cannot fund them at this block and those whose tokens have no native price; filtered orders
+ * keep their reason. Prices are the native prices of every token the auction trades,
+ * 1e18-scaled.
  */
 import type {
   Address,
-  AuctionClosedV1,
+  AuctionClosedV2,
   AuctionOrder,
   FilterReason,
   OrderUid,
 } from '../domain/events.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
+import { solverOrderOf } from '../domain/solver/solver-order.js';
+import type { SolverOrder } from '../domain/solver/types.js';
 import type { ApiOrder } from '../queries/order-view.js';
 
 export interface CutDeps {
   solvable(nowSeconds: number, validAfter: number): Promise<ApiOrder[]>;
+  /** Orders of winning solutions whose settlement is still pending (reference §6 step 3). */
+  inFlight(now: Date): Promise<readonly OrderUid[]>;
   prices: PriceEstimator;
   chain: Pick<OrderChainChecks, 'balanceOf'>;
   blockNumber(): Promise<number>;
@@ -24,7 +29,10 @@ export interface CutDeps {
   validityMargin: number;
 }
 
-export type CutAuction = Pick<AuctionClosedV1, 'block' | 'orders' | 'prices' | 'filtered'>;
+export type CutAuction = Pick<AuctionClosedV2, 'block' | 'orders' | 'prices' | 'filtered'> & {
+  /** The same orders in the solver's terms, in the same order. */
+  solverOrders: SolverOrder[];
+};
 
 const ONE_NATIVE = 10n ** 18n;
 
@@ -65,10 +73,12 @@ function neededBalance(order: ApiOrder): bigint {
 
 export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  const [block, open] = await Promise.all([
+  const [block, solvable, inFlight] = await Promise.all([
     deps.blockNumber(),
     deps.solvable(nowSeconds, nowSeconds + deps.validityMargin),
+    deps.inFlight(now).then((uids) => new Set(uids)),
   ]);
+  const open = solvable.filter((order) => !inFlight.has(order.uid));
   const tokens = [...new Set(open.flatMap((o) => [o.sellToken, o.buyToken]))];
   const nativePrices = new Map(
     await Promise.all(
@@ -85,6 +95,7 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
 
   const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
   const orders: AuctionOrder[] = [];
+  const solverOrders: SolverOrder[] = [];
   for (const order of open) {
     if (nativePrices.get(order.sellToken) == null || nativePrices.get(order.buyToken) == null) {
       filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
@@ -96,6 +107,12 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
       continue;
     }
     orders.push(auctionOrder(order));
+    solverOrders.push(
+      solverOrderOf(order, {
+        sell: order.executedSellAmountBeforeFees,
+        buy: order.executedBuyAmount,
+      }),
+    );
   }
   const prices: Record<Address, string> = {};
   for (const order of orders) {
@@ -105,5 +122,5 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
       ).toString();
     }
   }
-  return { block, orders, prices, filtered };
+  return { block, orders, prices, filtered, solverOrders };
 }

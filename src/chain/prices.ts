@@ -45,6 +45,11 @@ export interface PriceEstimator {
   nativePrice(token: Address): Promise<number | null>;
   /** The node's `eth_gasPrice`, in wei. */
   gasPrice(): Promise<bigint>;
+  /**
+   * The funded pools between any two of `tokens` and the wrapped native token, at the current
+   * block: the liquidity a solver may route through.
+   */
+  pools(tokens: readonly Address[]): Promise<Pool[]>;
 }
 
 /**
@@ -210,6 +215,12 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
       if (t === native) return 1;
       const view = await currentView();
       return view.nativePrices.get(t) ?? remember(view.nativePrices, t, nativePriceAt(view, t));
+    },
+    async pools(tokens) {
+      const view = await currentView();
+      const all = [...new Set([...tokens.map(lower), native])].sort();
+      const pairs = all.flatMap((a, i) => all.slice(i + 1).map((b) => [a, b] as const));
+      return (await Promise.all(pairs.map(([a, b]) => poolsBetween(view, a, b)))).flat();
     },
     gasPrice: shared(() =>
       rpc.request('gas price', (p) => p.send('eth_gasPrice', [])).then(BigInt),

@@ -190,34 +190,91 @@ export interface AuctionOrder extends OrderData {
 /** Why a cut left an open order out of the auction. */
 export type FilterReason = 'InsufficientBalance' | 'MissingNativePrice';
 
-/** One solver's proposal for an auction, as the competition ranked it. */
+/** One traded order of a solution: what the contract will move for it. */
+export interface SolutionOrder {
+  uid: OrderUid;
+  /** The trade's `executedAmount`: sell atoms (sell orders) or buy atoms (buy orders). */
+  executedAmount: string;
+  /** Sell atoms the owner pays and buy atoms the receiver gets at the clearing prices. */
+  sellAmount: string;
+  buyAmount: string;
+}
+
+/** One solver's proposal for an auction, as the competition ranked it (reference §6). */
 export interface RankedSolution {
-  solver: Address;
-  /** Surplus plus fees in native-token atoms. */
+  /** The solver's configured name ("builtin" for the one in process). */
+  solver: string;
+  /** The address the solver competes as (the reference's `solverAddress`). */
+  solverAddress: Address;
+  /** CIP-38: surplus plus fees in native-token atoms, a decimal string. */
   score: string;
-  /** 1 is the best. */
+  /** 1 is the best: winners first, then by score, filtered-out solutions last. */
   rank: number;
+  isWinner: boolean;
+  /** Dropped by the fairness filter (reference §6 step 4). */
+  filteredOut: boolean;
+  /** CIP-67, winners only: the winners' total score had this solver not taken part. */
+  referenceScore: string | null;
+  /** Per traded token, as passed to `settle()`. */
   clearingPrices: Record<Address, string>;
-  orders: { uid: OrderUid; executedAmount: string }[];
+  orders: SolutionOrder[];
+  /** The solution's own calls, run between the trades' transfers in and out (intra). */
+  interactions: Interaction[];
 }
 
 /**
  * One batch auction of a network: what was cut (orders, prices at `block`), what was left out
- * and why, every solution with its score and rank, and the winners (ranks).
+ * and why, and every solution with its score and rank; winners are to settle by `deadline`.
  */
-export interface AuctionClosedV1 {
+export interface AuctionClosedV2 {
   network: string;
   /** Strictly increasing per service (a database sequence). */
   id: number;
   block: number;
   /** ISO 8601 UTC: the ledger's clock for the auction. */
   cutAt: string;
+  /**
+   * ISO 8601 UTC. Until then, the orders of a winning solution whose settlement neither failed
+   * nor was observed on chain are in flight: later auctions leave them out.
+   */
+  deadline: string;
+  /** The block by which the winners should have settled (the reference's `auctionDeadlineBlock`). */
+  deadlineBlock: number;
   orders: AuctionOrder[];
   /** Native-token price of each traded token, 1e18 = one native token per token atom × 1e18. */
   prices: Record<Address, string>;
   filtered: { uid: OrderUid; reason: FilterReason }[];
+  /** Best first: `solutions[i].rank === i + 1`. */
   solutions: RankedSolution[];
-  winners: number[];
+}
+
+/** A winning solution's `settle()` transaction was sent (not yet known to have landed). */
+export interface SettlementSubmittedV1 {
+  network: string;
+  auctionId: number;
+  /** The rank of the winning solution in its `AuctionClosed`. */
+  rank: number;
+  /** The driver account that sent it. */
+  from: Address;
+  txHash: Hex;
+  nonce: number;
+  gasLimit: string;
+  submittedAt: string;
+}
+
+export type SettlementFailureReason = 'simulationFailed' | 'reverted' | 'timedOut' | 'notSent';
+
+/** A winning solution did not settle: its orders return to the next auctions. */
+export interface SettlementFailedV1 {
+  network: string;
+  auctionId: number;
+  rank: number;
+  /** Null when no transaction was sent (the simulation reverted, or sending failed). */
+  txHash: Hex | null;
+  reason: SettlementFailureReason;
+  /** What the node said, for operators. */
+  detail: string;
+  failedAt: string;
 }
 
 export interface AppDataRegisteredV1 {
@@ -235,7 +292,9 @@ export interface EventPayloads {
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
   QuoteCreated: QuoteCreatedV1;
-  AuctionClosed: AuctionClosedV1;
+  AuctionClosed: AuctionClosedV2;
+  SettlementSubmitted: SettlementSubmittedV1;
+  SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
 }
 
@@ -250,7 +309,9 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementObserved: 1,
   ChainFactReverted: 1,
   QuoteCreated: 1,
-  AuctionClosed: 1,
+  AuctionClosed: 2,
+  SettlementSubmitted: 1,
+  SettlementFailed: 1,
   AppDataRegistered: 1,
 };
 
@@ -274,6 +335,7 @@ export const streams = {
   settlement: (network: string, txHash: Hex): string => `settlement-${network}-${txHash}`,
   appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
   quote: (network: string, id: number): string => `quote-${network}-${id}`,
+  /** An auction and what became of its winners' settlements. */
   auction: (network: string, id: number): string => `auction-${network}-${id}`,
 } as const;
 
@@ -309,5 +371,8 @@ export function streamOf(event: DomainEvent): string {
       return streams.quote(event.data.network, event.data.id);
     case 'AuctionClosed':
       return streams.auction(event.data.network, event.data.id);
+    case 'SettlementSubmitted':
+    case 'SettlementFailed':
+      return streams.auction(event.data.network, event.data.auctionId);
   }
 }

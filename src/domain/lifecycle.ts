@@ -113,6 +113,8 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
     case 'SettlementObserved':
     case 'QuoteCreated':
     case 'AuctionClosed':
+    case 'SettlementSubmitted':
+    case 'SettlementFailed':
       return state;
     case 'TradeSettled':
       return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };

@@ -19,7 +19,16 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   SettlementObserved: [],
   ChainFactReverted: [],
   QuoteCreated: [],
-  AuctionClosed: [],
+  // v1 → v2: solutions gained their solver, flags and trades, `winners` became `isWinner`, and
+  // auctions a deadline. v1 auctions were never solved: no solutions, nothing in flight.
+  AuctionClosed: [
+    (data) => {
+      const { winners: _, ...v1 } = data as { winners: unknown; cutAt: string; block: number };
+      return { ...v1, solutions: [], deadline: v1.cutAt, deadlineBlock: v1.block };
+    },
+  ],
+  SettlementSubmitted: [],
+  SettlementFailed: [],
   AppDataRegistered: [],
 };
 

@@ -10,6 +10,7 @@ import { ApiError, errorMiddleware } from './errors.js';
 import { resolveNetwork, type NetworkState } from './network.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
+import { competitionRouter } from './routes/competition.js';
 import { metaRouter } from './routes/meta.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
@@ -31,6 +32,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     appDataRouter(deps),
     metaRouter(deps),
     tradesRouter(deps),
+    competitionRouter(deps),
   ]) {
     perNetwork.use(area.routes());
   }

@@ -8,6 +8,7 @@ import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { AuctionQueries } from '../queries/auctions.js';
+import type { CompetitionQueries } from '../queries/competitions.js';
 import type { OrderQueries } from '../queries/orders.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
 import type { TradeQueries } from '../queries/trades.js';
@@ -36,6 +37,7 @@ export interface HttpDeps {
     tokenHolders: TokenHolderQueries;
     trades: TradeQueries;
     auctions: AuctionQueries;
+    competitions: CompetitionQueries;
   };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
   readYourWrites(projector: 'orders' | 'app-data' | 'quotes', position: string): Promise<void>;

@@ -1,6 +1,6 @@
 /** The latest auction of a network, as `GET /api/v1/auction` serves it (reference `Auction`). */
 import type { Knex } from 'knex';
-import type { Address, AuctionClosedV1, AuctionOrder } from '../domain/events.js';
+import type { Address, AuctionClosedV2, AuctionOrder } from '../domain/events.js';
 import { table } from './schema.js';
 
 export interface ApiAuction {
@@ -20,7 +20,7 @@ export function createAuctionQueries(db: Knex, schema = 'read'): AuctionQueries 
     ORDER BY id DESC LIMIT 1`;
   return {
     async latest(network) {
-      const { rows } = await db.raw<{ rows: { auction: AuctionClosedV1 }[] }>(sql, [network]);
+      const { rows } = await db.raw<{ rows: { auction: AuctionClosedV2 }[] }>(sql, [network]);
       const auction = rows[0]?.auction;
       if (!auction) return null;
       const { id, block, orders, prices } = auction;

@@ -1,6 +1,8 @@
 /**
  * DESIGN.md §5: the read models built live equal the ones a replay builds. Random ledgers of
- * placements, fills, cancellations, pre-signatures, reorg reverts, app data and unknown events are projected
+ * placements, fills, cancellations, pre-signatures, reorg reverts, app data, auctions (with
+ * solutions, filtered orders and prices, their ids out of order and now and then repeated),
+ * settlement submissions and failures, and unknown events are projected
  * live (with random batch sizes, while the events are still being appended) and replayed (with
  * another random batch size); every projector's tables must then hold exactly the same rows.
  */
@@ -13,6 +15,8 @@ import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import {
   EVENT_VERSIONS,
+  type AuctionClosedV2,
+  type AuctionOrder,
   type ChainFact,
   type EventPayloads,
   type EventType,
@@ -21,6 +25,7 @@ import {
 import {
   address,
   appDataRegistered,
+  hex,
   openTestDatabase,
   orderCancelled,
   onChainInvalidation,
@@ -76,6 +81,50 @@ const registered = fc.record({
   doc: fc.nat({ max: 3 }),
 });
 
+/** An auction of some of the orders placed so far; ids repeat and arrive out of order. */
+const auction = fc.record({
+  kind: fc.constant('auction' as const),
+  network,
+  id: fc.nat({ max: 6 }),
+  block: fc.nat({ max: 3 }),
+  orders: fc.array(fc.nat(), { maxLength: 4 }),
+  filtered: fc.array(fc.nat(), { maxLength: 2 }),
+  prices: fc.array(fc.tuple(fc.nat({ max: 2 }), fc.bigInt({ min: 1n, max: 10n ** 20n })), {
+    maxLength: 3,
+  }),
+  solutions: fc.array(
+    fc.record({
+      solver: fc.nat({ max: 2 }),
+      score: fc.bigInt({ min: 0n, max: 10n ** 20n }),
+      isWinner: fc.boolean(),
+      filteredOut: fc.boolean(),
+      referenceScore: fc.option(small, { nil: null }),
+      // Orders of the auction, or (beyond it) any placed order.
+      orders: fc.array(fc.nat(), { maxLength: 3 }),
+    }),
+    { maxLength: 3 },
+  ),
+});
+/** The settlement driver's records, on the stream of an auction closed so far. */
+const submitted = fc.record({
+  kind: fc.constant('submitted' as const),
+  target: fc.nat(),
+  rank: fc.integer({ min: 1, max: 3 }),
+  tx: fc.nat({ max: 3 }),
+});
+const failed = fc.record({
+  kind: fc.constant('failed' as const),
+  target: fc.nat(),
+  rank: fc.integer({ min: 1, max: 3 }),
+  tx: fc.option(fc.nat({ max: 3 }), { nil: null }),
+  reason: fc.constantFrom(
+    'simulationFailed' as const,
+    'reverted' as const,
+    'timedOut' as const,
+    'notSent' as const,
+  ),
+});
+
 const action = fc.oneof(
   { arbitrary: place, weight: 3 },
   { arbitrary: trade, weight: 2 },
@@ -83,6 +132,9 @@ const action = fc.oneof(
   { arbitrary: presign, weight: 3 },
   { arbitrary: revert, weight: 2 },
   { arbitrary: registered, weight: 1 },
+  { arbitrary: auction, weight: 2 },
+  { arbitrary: submitted, weight: 1 },
+  { arbitrary: failed, weight: 1 },
   { arbitrary: fc.constant({ kind: 'unknown' as const }), weight: 1 },
 );
 
@@ -96,9 +148,65 @@ const documents = [
   '{"appCode":"b"}',
 ];
 
+const auctionOrder = (p: OrderPlacedV1): AuctionOrder => ({
+  ...p.order,
+  uid: p.uid,
+  owner: p.owner,
+  created: 1_735_689_600,
+  executed: '0',
+  preInteractions: [],
+  postInteractions: [],
+  class: p.class,
+  signingScheme: p.signingScheme,
+  signature: p.signature,
+  protocolFees: [],
+});
+
+function auctionClosed(
+  a: Extract<Action, { kind: 'auction' }>,
+  placed: readonly OrderPlacedV1[],
+  at: number,
+): AuctionClosedV2 {
+  const pick = (targets: readonly number[], from: readonly OrderPlacedV1[]) =>
+    from.length === 0 ? [] : [...new Set(targets.map((t) => from[t % from.length]!))];
+  const orders = pick(a.orders, placed).map(auctionOrder);
+  const time = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 1, 0, seconds)).toISOString();
+  return {
+    network: a.network,
+    id: a.id,
+    block: a.block,
+    cutAt: time(at % 60),
+    deadline: time((at % 60) + 30),
+    deadlineBlock: a.block + 5,
+    orders,
+    prices: Object.fromEntries(
+      a.prices.map(([token, price]) => [address(100 + token), `${price}`]),
+    ),
+    filtered: pick(a.filtered, placed).map((p) => ({ uid: p.uid, reason: 'InsufficientBalance' })),
+    solutions: a.solutions.map((s, i) => ({
+      solver: `solver-${s.solver}`,
+      solverAddress: address(50 + s.solver),
+      score: `${s.score}`,
+      rank: i + 1,
+      isWinner: s.isWinner,
+      filteredOut: s.filteredOut,
+      referenceScore: s.referenceScore === null ? null : `${s.referenceScore}`,
+      clearingPrices: { [address(100)]: `${s.score + 1n}` },
+      orders: pick(s.orders, placed).map((p, j) => ({
+        uid: p.uid,
+        executedAmount: `${j + 1}`,
+        sellAmount: `${j + 2}`,
+        buyAmount: `${j + 3}`,
+      })),
+      interactions: [],
+    })),
+  };
+}
+
 /** Turns actions into a valid event sequence: every order event follows its placement. */
 function events(actions: readonly Action[]): (Event | 'unknown')[] {
   const placed: OrderPlacedV1[] = [];
+  const auctions: AuctionClosedV2[] = [];
   const out: (Event | 'unknown')[] = [];
   const facts: ChainFact[] = [];
   const record = (fact: ChainFact) => {
@@ -186,6 +294,47 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
         // Two documents under one hash now and then: the first must win in both builds.
         const hash = appDataHash(documents[a.doc % 2]!);
         out.push({ type: 'AppDataRegistered', data: appDataRegistered(a.network, hash, doc) });
+        break;
+      }
+      case 'auction': {
+        const data = auctionClosed(a, placed, out.length);
+        auctions.push(data);
+        out.push({ type: 'AuctionClosed', data });
+        break;
+      }
+      case 'submitted': {
+        const closed = auctions[a.target % Math.max(auctions.length, 1)];
+        if (!closed) break;
+        out.push({
+          type: 'SettlementSubmitted',
+          data: {
+            network: closed.network,
+            auctionId: closed.id,
+            rank: a.rank,
+            from: address(50),
+            txHash: hex(a.tx + 1, 32),
+            nonce: out.length,
+            gasLimit: '500000',
+            submittedAt: `2025-01-01T02:00:0${out.length % 10}.000Z`,
+          },
+        });
+        break;
+      }
+      case 'failed': {
+        const closed = auctions[a.target % Math.max(auctions.length, 1)];
+        if (!closed) break;
+        out.push({
+          type: 'SettlementFailed',
+          data: {
+            network: closed.network,
+            auctionId: closed.id,
+            rank: a.rank,
+            txHash: a.tx === null ? null : hex(a.tx + 1, 32),
+            reason: a.reason,
+            detail: 'test',
+            failedAt: `2025-01-01T03:00:0${out.length % 10}.000Z`,
+          },
+        });
         break;
       }
       case 'unknown':

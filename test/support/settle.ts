@@ -196,3 +196,44 @@ export async function signMatchingPair(chain: TestChain): Promise<[SignedTrade, 
   );
   return [a, b];
 }
+
+let cows = 0;
+
+/**
+ * Opposite orders of two owners on the devnet: about 1 WETH against 3,000 DUSD (the pools'
+ * price), each asking for 0.1% less than the other gives, which is more than the pools give after
+ * their fee: neither settles alone, the two settle together as a coincidence of wants. The
+ * owners must hold and have approved WETH and DUSD respectively. New amounts on every call.
+ */
+export async function signCowPair(
+  chain: TestChain,
+  [first, second]: readonly [BaseWallet, BaseWallet],
+): Promise<[SignedTrade, SignedTrade]> {
+  const weth = chain.deployment.weth.address;
+  const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
+  const wethSold = 10n ** 18n + BigInt(++cows);
+  const dusdSold = wethSold * 3000n;
+  const asked = (amount: bigint) => String((amount * 999n) / 1000n);
+  return [
+    await signTrade(
+      chain,
+      first,
+      sellOrder({
+        sellToken: weth,
+        buyToken: dusd,
+        sellAmount: String(wethSold),
+        buyAmount: asked(dusdSold),
+      }),
+    ),
+    await signTrade(
+      chain,
+      second,
+      sellOrder({
+        sellToken: dusd,
+        buyToken: weth,
+        sellAmount: String(dusdSold),
+        buyAmount: asked(wethSold),
+      }),
+    ),
+  ];
+}

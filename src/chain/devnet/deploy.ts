@@ -237,6 +237,12 @@ function devnetRoles(): DevnetRoles {
   return roles;
 }
 
+/** The funded demo accounts of any devnet deployment, without a node. */
+export const devnetDemoAccounts = (): readonly DevnetAccount[] => devnetRoles().accounts;
+
+/** The devnet's allow-listed solver: the settlement driver's account on any anvil devnet. */
+export const devnetSolver = (): DevnetAccount => devnetRoles().solver;
+
 async function hasCode(provider: JsonRpcProvider, address: string): Promise<boolean> {
   return (await provider.getCode(address)) !== '0x';
 }

@@ -7,7 +7,7 @@
 import { MAX_UINT256 } from '../amounts.js';
 import { POOL_HOP_GAS, SETTLEMENT_SINGLE_TRADE_GAS, amountOut, type Pool } from '../amm.js';
 import type { Address, OrderUid } from '../events.js';
-import type { Solution, SolverOrder } from './types.js';
+import type { Solution, SolutionTrade, SolverOrder } from './types.js';
 
 export interface Executed {
   /** Atoms taken from the owner. */
@@ -156,19 +156,17 @@ export function tokenBalances(
 }
 
 /**
- * Why the settlement of `solution` would fail or break a rule, or null when it is sound: every
- * trade is an auction order, once, executing something and respecting its limit and remaining
- * amount (fill-or-kill ones their full amount); every swap is one the pair accepts, in order,
- * from the reserves the earlier swaps left; no token ends below zero.
+ * Why a solution's trades break a rule, or null when they do not: every trade is an auction
+ * order, once, executing something within its remaining amount (fill-or-kill ones exactly
+ * their full amount). Prices and limits are `executedAmounts`' question.
  */
-export function checkSolution(
-  solution: Solution,
+export function checkTrades(
+  trades: readonly SolutionTrade[],
   orders: ReadonlyMap<OrderUid, SolverOrder>,
-  pools: ReadonlyMap<Address, Pool>,
 ): string | null {
-  if (solution.trades.length === 0) return 'no trades';
+  if (trades.length === 0) return 'no trades';
   const seen = new Set<OrderUid>();
-  for (const trade of solution.trades) {
+  for (const trade of trades) {
     const order = orders.get(trade.uid);
     if (order === undefined) return `order ${trade.uid} is not in the auction`;
     if (seen.has(trade.uid)) return `order ${trade.uid} traded twice`;
@@ -179,6 +177,22 @@ export function checkSolution(
       return `order ${trade.uid} cannot execute ${trade.executedAmount}`;
     }
   }
+  return null;
+}
+
+/**
+ * Why the settlement of `solution` would fail or break a rule, or null when it is sound: every
+ * trade is an auction order, once, executing something and respecting its limit and remaining
+ * amount (fill-or-kill ones their full amount); every swap is one the pair accepts, in order,
+ * from the reserves the earlier swaps left; no token ends below zero.
+ */
+export function checkSolution(
+  solution: Solution,
+  orders: ReadonlyMap<OrderUid, SolverOrder>,
+  pools: ReadonlyMap<Address, Pool>,
+): string | null {
+  const trades = checkTrades(solution.trades, orders);
+  if (trades !== null) return trades;
   const reserves = new Map<Address, Pool>();
   for (const swap of solution.swaps) {
     const pool = reserves.get(swap.pool) ?? pools.get(swap.pool);

@@ -9,15 +9,11 @@ import type { Pool } from '../amm.js';
 import type { Address, OrderUid } from '../events.js';
 import { poolsByPair, routeOrder, routePair, routesBetween } from './amm-route.js';
 import { coincidences } from './coincidence.js';
-import {
-  checkSolution,
-  executedAmounts,
-  gcd,
-  nativeSurplus,
-  remaining,
-  settlementGas,
-} from './execution.js';
+import { checkSolution, gcd, remaining, settlementGas } from './execution.js';
+import { directedScores, sum, undercuts } from './score.js';
 import type { Proposal, Solution, SolverAuction, SolverOrder } from './types.js';
+
+export { score } from './score.js';
 
 /**
  * Solutions offered per auction: the reference's autopilot keeps at most 3 per solver
@@ -32,50 +28,10 @@ export const MAX_SOLUTIONS = 3;
 const PRICE_PRECISION = 1n << 64n;
 
 /**
- * CIP-38 score: each trade's surplus over its limit price, in native atoms, plus the protocol
- * fees (none: the auction attaches no fee policy to these orders). Null when a trade would
- * revert or cannot be valued (no native price): the reference drops such a solution. Whether
- * the settlement balances is `checkSolution`'s question, not this one's.
- */
-export function score(solution: Solution, auction: SolverAuction): bigint | null {
-  const orders = new Map(auction.orders.map((order) => [order.uid, order]));
-  return sum(directedScores(solution, orders, auction.nativePrices));
-}
-
-/** The score per directed token pair ("sell/buy"), as the fairness filter splits it; null as `score`. */
-function directedScores(
-  solution: Solution,
-  orders: ReadonlyMap<OrderUid, SolverOrder>,
-  nativePrices: ReadonlyMap<Address, bigint>,
-): Map<string, bigint> | null {
-  const scores = new Map<string, bigint>();
-  for (const trade of solution.trades) {
-    const order = orders.get(trade.uid);
-    if (order === undefined) return null;
-    const executed = executedAmounts(order, trade.executedAmount, solution.clearingPrices);
-    const value = executed && nativeSurplus(order, executed, nativePrices);
-    if (value === null) return null;
-    const pair = `${order.sellToken}/${order.buyToken}`;
-    scores.set(pair, (scores.get(pair) ?? 0n) + value);
-  }
-  return scores;
-}
-
-/** The total of `directedScores`. */
-function sum(scores: ReadonlyMap<string, bigint> | null): bigint | null {
-  return scores && [...scores.values()].reduce((a, b) => a + b, 0n);
-}
-
-/**
- * Reference §6 step 4, the fairness filter: a solution trading several directed pairs is
- * filtered out when a solution trading one of those pairs alone scores more on it. Two of our
- * own solutions offered together must not do that to each other.
+ * Reference §6 step 4, the fairness filter: two of our own solutions offered together must not
+ * have one filter the other out.
  */
 function fairTogether(p: ReadonlyMap<string, bigint>, q: ReadonlyMap<string, bigint>): boolean {
-  const undercuts = (single: ReadonlyMap<string, bigint>, many: ReadonlyMap<string, bigint>) =>
-    single.size === 1 &&
-    many.size > 1 &&
-    [...single].every(([pair, value]) => many.has(pair) && value > many.get(pair)!);
   return !undercuts(p, q) && !undercuts(q, p);
 }
 

@@ -3,7 +3,7 @@
  * settlement driver turns into one GPv2Settlement `settle()` call each).
  */
 import type { Pool } from '../amm.js';
-import type { Address, OrderKind, OrderUid } from '../events.js';
+import type { Address, Interaction, OrderKind, OrderUid } from '../events.js';
 
 /**
  * An order as the solver needs it. Orders carry no fee: the order book refuses a non-zero
@@ -66,4 +66,18 @@ export interface Solution {
 export interface Proposal {
   solution: Solution;
   reprice(prices: ReadonlyMap<Address, bigint>): Solution | null;
+}
+
+/**
+ * A solution as it enters the competition, from any solver: the built-in one (its swaps already
+ * encoded as calls) or an external one over HTTP. Only prices and trades decide its score; the
+ * interactions are what the settlement runs between the transfers in and out.
+ */
+export interface ProposedSolution {
+  /** The solver's configured name ("builtin" for the one in process). */
+  solver: string;
+  solverAddress: Address;
+  clearingPrices: ReadonlyMap<Address, bigint>;
+  trades: readonly SolutionTrade[];
+  interactions: readonly Interaction[];
 }

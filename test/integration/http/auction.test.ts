@@ -4,7 +4,7 @@
  * (keeping the reason), and serves the latest at GET /api/v1/auction.
  */
 import { expect } from 'chai';
-import type { Address, AuctionClosedV1 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV2 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
@@ -24,14 +24,17 @@ describe('HTTP: batch auctions (the cut)', function () {
   let service: TestService;
 
   before(async () => {
-    service = await startTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '50' } });
+    // The cut alone: with no solver the orders stay open from auction to auction.
+    service = await startTestService({
+      env: { DEVNET_AUCTION_INTERVAL_MS: '50', BUILTIN_SOLVER: 'false' },
+    });
   });
   after(() => service?.stop());
 
-  const closedAuctions = async (): Promise<AuctionClosedV1[]> =>
+  const closedAuctions = async (): Promise<AuctionClosedV2[]> =>
     (await service.ledger.readAll(null, 100_000))
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV1);
+      .map((e) => e.data as AuctionClosedV2);
 
   it('cuts auctions of the solvable orders, filters the rest with a reason, and serves the latest', async () => {
     const chain = await sharedTestChain();

@@ -4,7 +4,17 @@ import { executedAmounts } from '../../../../src/domain/solver/execution.js';
 import { coincidences, simplestBetween } from '../../../../src/domain/solver/coincidence.js';
 import { score, solve } from '../../../../src/domain/solver/solve.js';
 import type { Solution, SolverOrder } from '../../../../src/domain/solver/types.js';
-import { DDAI, DUSD, E18, WETH, auction, devnetPool, devnetPrices, order } from './fixtures.js';
+import {
+  DDAI,
+  DUSD,
+  E18,
+  WETH,
+  auction,
+  ddaiPool,
+  devnetPool,
+  devnetPrices,
+  order,
+} from './fixtures.js';
 
 /** What each order of `solution` sells and buys, by uid. */
 function fills(solution: Solution, orders: readonly SolverOrder[]) {
@@ -248,13 +258,6 @@ describe('solver', () => {
           buyAmount: (9n * E18) / 10n,
         }),
       ];
-      const ddaiPool = {
-        address: '0x00000000000000000000000000000000000000f2' as const,
-        token0: WETH,
-        token1: DDAI,
-        reserve0: 1000n * E18,
-        reserve1: 3_000_000n * E18,
-      };
       const [best, ...others] = solve(auction(orders, [devnetPool, ddaiPool]));
       expect(best!.trades.map((t) => t.uid)).to.have.members(orders.map((o) => o.uid));
       expect([...best!.clearingPrices.keys()]).to.have.members([WETH, DUSD, DDAI]);

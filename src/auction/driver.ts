@@ -1,0 +1,216 @@
+/**
+ * The settlement driver of one network: sends a winning solution as one GPv2Settlement
+ * `settle()` transaction from its account (an allow-listed solver) and records on the auction's
+ * stream what became of it: `SettlementSubmitted` once the node took the transaction,
+ * `SettlementFailed` when the simulation reverted, sending failed, the transaction reverted or
+ * it had not landed by the auction's deadline. A settlement that lands needs no record here:
+ * the chain indexer turns its logs into `TradeSettled` and `SettlementObserved`.
+ *
+ * Until one of those is known the solution's orders are in flight, and later auctions leave them
+ * out; a failure sends them back into the next auction.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Wallet, isError, type TransactionReceipt } from 'ethers';
+import type { Logger } from 'pino';
+import { deterministicEventId } from '../domain/event-ids.js';
+import {
+  EVENT_VERSIONS,
+  streams,
+  type Address,
+  type AuctionClosedV2,
+  type Hex,
+  type RankedSolution,
+  type SettlementFailureReason,
+} from '../domain/events.js';
+import type { Network } from '../domain/networks.js';
+import type { Ledger } from '../ledger/port.js';
+import { encodeSettle } from '../chain/settlement-call.js';
+import type { ChainRpc } from '../chain/rpc.js';
+import { settlementPlan } from './settlement-plan.js';
+
+export interface DriverDeps {
+  network: Network;
+  rpc: ChainRpc;
+  /** The account that sends settlements; it must be allow-listed on the authenticator. */
+  privateKey: Hex;
+  ledger: Ledger;
+  clock: () => Date;
+  logger: Logger;
+  /** How often to ask the node for a sent transaction's receipt. */
+  receiptPollIntervalMs: number;
+}
+
+export interface SettlementDriver {
+  readonly address: Address;
+  /** Settles a winner; resolves once the outcome is recorded (or the driver stops). Never rejects. */
+  settle(auction: AuctionClosedV2, solution: RankedSolution): Promise<void>;
+  /** Stops waiting for receipts and resolves when every settlement under way has ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The node's gas estimate runs at another block and timestamp than the transaction will: a
+ * Uniswap pair's first trade in a block writes its price accumulators, which the estimate may
+ * not see. The margin covers that; unused gas is not paid.
+ */
+const gasLimitFor = (estimate: bigint) => (estimate * 12n) / 10n + 50_000n;
+
+class SettlementFailure extends Error {
+  constructor(
+    readonly reason: SettlementFailureReason,
+    detail: string,
+    readonly txHash: Hex | null = null,
+  ) {
+    super(detail);
+  }
+}
+
+const describe = (error: unknown) =>
+  isError(error, 'CALL_EXCEPTION')
+    ? `${error.shortMessage}${error.data && error.data !== '0x' ? ` (${error.data})` : ''}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
+  const { network, rpc, ledger, clock } = deps;
+  const wallet = new Wallet(deps.privateKey, rpc.provider);
+  const address = wallet.address.toLowerCase() as Address;
+  const logger = deps.logger.child({ network: network.name, component: 'driver' });
+  const stopping = new AbortController();
+  const underWay = new Set<Promise<void>>();
+  // One transaction at a time takes a nonce: two winners of one auction must not share one.
+  let sending: Promise<unknown> = Promise.resolve();
+
+  const record = async (
+    auction: AuctionClosedV2,
+    rank: number,
+    event: { type: 'SettlementSubmitted' | 'SettlementFailed'; data: object },
+  ) => {
+    await ledger.append(
+      streams.auction(network.name, auction.id),
+      [
+        {
+          id: deterministicEventId(event.type, network.name, auction.id, rank),
+          type: event.type,
+          version: EVENT_VERSIONS[event.type],
+          data: { network: network.name, auctionId: auction.id, rank, ...event.data },
+        },
+      ],
+      'any',
+    );
+  };
+
+  async function simulate(data: Hex): Promise<bigint> {
+    try {
+      return await rpc.request('settlement gas estimate', (p) =>
+        p.estimateGas({ from: address, to: network.settlementContract, data }),
+      );
+    } catch (error) {
+      const reason = isError(error, 'CALL_EXCEPTION') ? 'simulationFailed' : 'notSent';
+      throw new SettlementFailure(reason, describe(error));
+    }
+  }
+
+  async function send(data: Hex, gasLimit: bigint) {
+    const sent = sending.then(async () => {
+      const nonce = await rpc.provider.getTransactionCount(address, 'pending');
+      const tx = await wallet.sendTransaction({
+        to: network.settlementContract,
+        data,
+        gasLimit,
+        nonce,
+      });
+      return { hash: tx.hash.toLowerCase() as Hex, nonce };
+    });
+    sending = sent.catch(() => {});
+    try {
+      return await sent;
+    } catch (error) {
+      throw new SettlementFailure('notSent', describe(error));
+    }
+  }
+
+  /** The receipt, or null when the deadline passed (or the driver stopped) first. */
+  async function receipt(hash: Hex, deadline: Date): Promise<TransactionReceipt | null> {
+    while (!stopping.signal.aborted) {
+      const found = await rpc.provider.getTransactionReceipt(hash).catch(() => null);
+      if (found) return found;
+      const left = deadline.getTime() - clock().getTime();
+      if (left <= 0) return null;
+      await sleep(Math.min(deps.receiptPollIntervalMs, left), undefined, {
+        signal: stopping.signal,
+      }).catch(() => {});
+    }
+    return null;
+  }
+
+  async function settle(auction: AuctionClosedV2, solution: RankedSolution): Promise<void> {
+    const { rank } = solution;
+    const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
+    let sent: Hex | null = null;
+    try {
+      const data = encodeSettle(settlementPlan(auction, solution));
+      const gasLimit = gasLimitFor(await simulate(data));
+      const { hash, nonce } = await send(data, gasLimit);
+      sent = hash;
+      await record(auction, rank, {
+        type: 'SettlementSubmitted',
+        data: {
+          from: address,
+          txHash: hash,
+          nonce,
+          gasLimit: gasLimit.toString(),
+          submittedAt: clock().toISOString(),
+        },
+      });
+      log.info({ txHash: hash }, 'settlement sent');
+      const landed = await receipt(hash, new Date(auction.deadline));
+      if (landed === null) {
+        // A stop is no verdict: the deadline still bounds the orders' time in flight.
+        if (stopping.signal.aborted) return;
+        throw new SettlementFailure('timedOut', `not mined by ${auction.deadline}`, hash);
+      }
+      if (landed.status !== 1) {
+        throw new SettlementFailure('reverted', `reverted in block ${landed.blockNumber}`, hash);
+      }
+      log.info({ txHash: hash, block: landed.blockNumber }, 'settlement landed');
+    } catch (error) {
+      if (!(error instanceof SettlementFailure) && sent !== null) {
+        // The transaction is out there: only the chain and the deadline can tell its fate.
+        log.error({ err: error, txHash: sent }, 'settlement sent but not followed');
+        return;
+      }
+      if (!(error instanceof SettlementFailure)) {
+        log.error({ err: error }, 'settlement could not be attempted');
+      }
+      const failure =
+        error instanceof SettlementFailure
+          ? error
+          : new SettlementFailure('notSent', describe(error));
+      log.warn({ reason: failure.reason, detail: failure.message }, 'settlement failed');
+      await record(auction, rank, {
+        type: 'SettlementFailed',
+        data: {
+          txHash: failure.txHash,
+          reason: failure.reason,
+          detail: failure.message,
+          failedAt: clock().toISOString(),
+        },
+      }).catch((err: unknown) => log.error({ err }, 'could not record a failed settlement'));
+    }
+  }
+
+  return {
+    address,
+    settle(auction, solution) {
+      const run = settle(auction, solution).finally(() => underWay.delete(run));
+      underWay.add(run);
+      return run;
+    },
+    async stop() {
+      stopping.abort();
+      await Promise.all(underWay);
+    },
+  };
+}
