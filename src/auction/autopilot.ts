@@ -74,7 +74,10 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
         wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
       },
     };
-    return runCompetition(round.auction, await collectSolutions(deps.solvers, round, logger));
+    return runCompetition(
+      round.auction,
+      await collectSolutions(deps.solvers, round, deps.solveTimeoutMs, logger),
+    );
   }
 
   const step = async () => {

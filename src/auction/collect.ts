@@ -9,9 +9,11 @@ import type { Solver, SolverRound } from './solver.js';
 export async function collectSolutions(
   solvers: readonly Solver[],
   round: SolverRound,
+  /** Until `round.deadline` on the autopilot's clock: the timer needs it in real time. */
+  timeoutMs: number,
   logger: Logger,
 ): Promise<ProposedSolution[]> {
-  const deadline = AbortSignal.timeout(Math.max(round.deadline.getTime() - Date.now(), 0));
+  const deadline = AbortSignal.timeout(timeoutMs);
   const answers = await Promise.allSettled(solvers.map((solver) => solver.solve(round, deadline)));
   return answers.flatMap((answer, i) => {
     if (answer.status === 'fulfilled') return answer.value;
