@@ -178,16 +178,19 @@ export async function runDemoTrade(options: DemoOptions): Promise<DemoResult> {
       `auction the orders are ${status.type} (winner: ${status.value?.map((v) => v.solver).join(', ') ?? '–'})`,
     );
 
-    const orders = await until('both orders to be fulfilled', deadline, async () => {
-      const found = await Promise.all([api.getOrder(first), api.getOrder(second)]);
-      return found.every((o) => o.status === 'fulfilled')
-        ? (found as [EnrichedOrder, EnrichedOrder])
-        : null;
-    });
-    const trades = (await Promise.all(uids.map((orderUid) => api.getTrades({ orderUid })))) as [
-      Trade[],
-      Trade[],
-    ];
+    // The orders and the trades are two read models, each caught up on its own.
+    const [orders, trades] = await until(
+      'both orders fulfilled with their trades',
+      deadline,
+      async () => {
+        const found = await Promise.all([api.getOrder(first), api.getOrder(second)]);
+        if (!found.every((o) => o.status === 'fulfilled')) return null;
+        const traded = await Promise.all(uids.map((orderUid) => api.getTrades({ orderUid })));
+        return traded.every((t) => t.length > 0)
+          ? ([found, traded] as [[EnrichedOrder, EnrichedOrder], [Trade[], Trade[]]])
+          : null;
+      },
+    );
     const txHash = trades[0][0]?.txHash;
     if (!txHash) throw new Error('a fulfilled order has no trade');
     const receipt = await chain.getTransactionReceipt(txHash);
