@@ -51,6 +51,11 @@ export interface SolutionOrderRow {
   uid: string;
   position: number;
   executed_amount: string;
+  /**
+   * What the contract will count the order as filled once this solution settles: what earlier
+   * batches filled (at the cut) plus this execution.
+   */
+  filled_after: string;
   sell_amount: string;
   buy_amount: string;
   sell_token: string | null;
@@ -143,6 +148,7 @@ function addSolutions(
         uid: o.uid,
         position,
         executed_amount: o.executedAmount,
+        filled_after: (BigInt(order?.executed ?? '0') + BigInt(o.executedAmount)).toString(),
         sell_amount: o.sellAmount,
         buy_amount: o.buyAmount,
         sell_token: order?.sellToken ?? null,

@@ -78,6 +78,7 @@ export async function migrateAuctions(db: Knex, schema: string): Promise<void> {
       -- Where the order stands in the solution's trades.
       position integer NOT NULL,
       executed_amount numeric(78,0) NOT NULL,
+      filled_after numeric(78,0) NOT NULL,
       sell_amount numeric(78,0) NOT NULL,
       buy_amount numeric(78,0) NOT NULL,
       -- From the auction's order; null for an order the auction did not hold.

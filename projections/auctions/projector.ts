@@ -27,7 +27,7 @@ export function auctionsProjector(): Projector {
 
   return {
     name: 'auctions',
-    version: 2,
+    version: 3,
     tables: AUCTION_TABLES,
     migrate: migrateAuctions,
     async handle(trx, events, schema) {

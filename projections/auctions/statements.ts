@@ -56,6 +56,7 @@ export const solutionOrderColumns = new ColumnSet<SolutionOrderRow>([
   ['uid', 'text'],
   ['position', 'integer'],
   ['executed_amount', 'numeric'],
+  ['filled_after', 'numeric'],
   ['sell_amount', 'numeric'],
   ['buy_amount', 'numeric'],
   ['sell_token', 'text'],

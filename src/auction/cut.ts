@@ -16,12 +16,16 @@ import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
 import { solverOrderOf } from '../domain/solver/solver-order.js';
 import type { SolverOrder } from '../domain/solver/types.js';
+import type { InFlightOrder } from '../queries/competitions.js';
 import type { ApiOrder } from '../queries/order-view.js';
 
 export interface CutDeps {
   solvable(nowSeconds: number, validAfter: number): Promise<ApiOrder[]>;
-  /** Orders of winning solutions whose settlement is still pending (reference §6 step 3). */
-  inFlight(now: Date): Promise<readonly OrderUid[]>;
+  /**
+   * Orders of winning solutions whose settlement may still land (reference §6 step 3), with
+   * what each counts as filled once it has.
+   */
+  inFlight(now: Date): Promise<readonly InFlightOrder[]>;
   prices: PriceEstimator;
   chain: Pick<OrderChainChecks, 'balanceOf'>;
   blockNumber(): Promise<number>;
@@ -63,6 +67,31 @@ function auctionOrder(order: ApiOrder): AuctionOrder {
   };
 }
 
+/** Balance reads in flight at once: a node answers a few at a time far sooner than in turn. */
+const BALANCE_READS_AT_ONCE = 16;
+
+/** The balances of `owner/token` keys, read `BALANCE_READS_AT_ONCE` at a time. */
+async function readBalances(
+  keys: readonly string[],
+  balanceOf: (owner: Address, token: Address) => Promise<bigint>,
+): Promise<Map<string, bigint>> {
+  const balances = new Map<string, bigint>();
+  let next = 0;
+  const reader = async () => {
+    while (next < keys.length) {
+      const key = keys[next++]!;
+      const [owner, token] = key.split('/') as [Address, Address];
+      balances.set(key, await balanceOf(owner, token));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BALANCE_READS_AT_ONCE, keys.length) }, reader));
+  return balances;
+}
+
+/** What the contract counts the order as filled: sell atoms of sell orders, buy atoms of buy orders. */
+const filled = (order: ApiOrder) =>
+  BigInt(order.kind === 'sell' ? order.executedSellAmountBeforeFees : order.executedBuyAmount);
+
 /** What the owner must hold for the order to settle now (reference §6 step 4); 0: no check. */
 function neededBalance(order: ApiOrder): bigint {
   // A contract owner may pull funds in during its signature check: its balance proves nothing.
@@ -76,33 +105,37 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const [block, solvable, inFlight] = await Promise.all([
     deps.blockNumber(),
     deps.solvable(nowSeconds, nowSeconds + deps.validityMargin),
-    deps.inFlight(now).then((uids) => new Set(uids)),
+    deps.inFlight(now).then((found) => new Map(found.map((o) => [o.uid, BigInt(o.filledAfter)]))),
   ]);
-  const open = solvable.filter((order) => !inFlight.has(order.uid));
+  // In flight until the orders read model shows the settlement's fill.
+  const open = solvable.filter((order) => {
+    const filledAfter = inFlight.get(order.uid);
+    return filledAfter === undefined || filled(order) >= filledAfter;
+  });
   const tokens = [...new Set(open.flatMap((o) => [o.sellToken, o.buyToken]))];
   const nativePrices = new Map(
     await Promise.all(
       tokens.map(async (t) => [t, await deps.prices.nativePrice(t)] as [Address, number | null]),
     ),
   );
-  const balances = new Map<string, Promise<bigint>>();
-  const balanceOf = (owner: Address, token: Address) => {
-    const key = `${owner}/${token}`;
-    let balance = balances.get(key);
-    if (!balance) balances.set(key, (balance = deps.chain.balanceOf(owner, token)));
-    return balance;
-  };
+  const priced = (order: ApiOrder) =>
+    nativePrices.get(order.sellToken) != null && nativePrices.get(order.buyToken) != null;
+  const checked = open.filter((order) => priced(order) && neededBalance(order) > 0n);
+  const balances = await readBalances(
+    [...new Set(checked.map((order) => `${order.owner}/${order.sellToken}`))],
+    (owner, token) => deps.chain.balanceOf(owner, token),
+  );
 
   const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
   const orders: AuctionOrder[] = [];
   const solverOrders: SolverOrder[] = [];
   for (const order of open) {
-    if (nativePrices.get(order.sellToken) == null || nativePrices.get(order.buyToken) == null) {
+    if (!priced(order)) {
       filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
       continue;
     }
     const needed = neededBalance(order);
-    if (needed > 0n && (await balanceOf(order.owner, order.sellToken)) < needed) {
+    if (needed > 0n && balances.get(`${order.owner}/${order.sellToken}`)! < needed) {
       filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
       continue;
     }

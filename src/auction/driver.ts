@@ -65,12 +65,17 @@ class SettlementFailure extends Error {
   }
 }
 
-const describe = (error: unknown) =>
-  isError(error, 'CALL_EXCEPTION')
+/** Kept in the ledger: a node's error may quote the whole calldata, megabytes of it. */
+const DETAIL_LIMIT = 500;
+
+const describe = (error: unknown) => {
+  const detail = isError(error, 'CALL_EXCEPTION')
     ? `${error.shortMessage}${error.data && error.data !== '0x' ? ` (${error.data})` : ''}`
     : error instanceof Error
       ? error.message
       : String(error);
+  return detail.length > DETAIL_LIMIT ? `${detail.slice(0, DETAIL_LIMIT)}…` : detail;
+};
 
 export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   const { network, rpc, ledger, clock } = deps;

@@ -62,11 +62,20 @@ export interface CompetitionQueries {
   /** The owner's surplus over all its trades, in native-token atoms, as a decimal string. */
   totalSurplus(network: string, owner: Address): Promise<string>;
   /**
-   * The orders of winning solutions whose settlement is still pending: their auction's
-   * deadline is after `now`, and their settlement has not failed and has not been seen on
-   * chain (or was not sent yet). Sorted, without duplicates.
+   * The orders of winning solutions whose settlement may still land: their auction's deadline
+   * is after `now` and their settlement has not failed (or was not sent yet). Each with what
+   * the order counts as filled once it lands; until the orders read model shows that much, the
+   * order is in flight. (Asking the trades read model whether the transaction was seen would
+   * leave a gap: it may see the settlement before the orders read model applies the fill.)
+   * Sorted by uid, one entry per order (the largest).
    */
-  inFlight(network: string, now: Date): Promise<OrderUid[]>;
+  inFlight(network: string, now: Date): Promise<InFlightOrder[]>;
+}
+
+export interface InFlightOrder {
+  uid: OrderUid;
+  /** Sell atoms (sell orders) or buy atoms (buy orders), as the contract counts fills. */
+  filledAfter: string;
 }
 
 interface AuctionHeaderRow {
@@ -177,7 +186,7 @@ export function createCompetitionQueries(db: Knex, schema = 'read'): Competition
 
   // Only the auctions whose deadline is ahead: the last few, by index.
   const inFlightSql = `
-    SELECT DISTINCT o.uid
+    SELECT o.uid, max(o.filled_after)::text AS filled_after
     FROM ${t('auctions')} a
     JOIN ${t('competition_solutions')} s
       ON s.network = a.network AND s.auction_id = a.id AND s.is_winner
@@ -186,9 +195,7 @@ export function createCompetitionQueries(db: Knex, schema = 'read'): Competition
     LEFT JOIN ${t('settlement_attempts')} at
       ON at.network = s.network AND at.auction_id = s.auction_id AND at.rank = s.rank
     WHERE a.network = $1 AND a.deadline > $2 AND at.failed_at IS NULL
-      AND NOT EXISTS (
-        SELECT 1 FROM ${t('settlements')} st
-        WHERE st.network = a.network AND st.tx_hash = at.tx_hash)
+    GROUP BY o.uid
     ORDER BY o.uid`;
 
   const rows = <Row extends pg.QueryResultRow>(
@@ -253,8 +260,11 @@ export function createCompetitionQueries(db: Knex, schema = 'read'): Competition
     },
 
     async inFlight(network, now) {
-      const found = await rows<{ uid: OrderUid }>('in-flight', inFlightSql, [network, now]);
-      return found.map((r) => r.uid);
+      const found = await rows<{ uid: OrderUid; filled_after: string }>('in-flight', inFlightSql, [
+        network,
+        now,
+      ]);
+      return found.map((r) => ({ uid: r.uid, filledAfter: r.filled_after }));
     },
   };
 }

@@ -28,6 +28,33 @@ export const MAX_SOLUTIONS = 3;
 const PRICE_PRECISION = 1n << 64n;
 
 /**
+ * The most gas one solution may need: half of a 30M block, so that a network includes it. A
+ * batch stops taking proposals at this size, and a pair offers only as many orders as fit.
+ */
+export const MAX_SETTLEMENT_GAS = 15_000_000n;
+
+/** Orders of one side of a pair the solver works with: half a full settlement's trades each. */
+const ORDERS_PER_SIDE = (() => {
+  let trades = 1;
+  while (settlementGas(trades + 1, 2) <= MAX_SETTLEMENT_GAS) trades++;
+  return Math.floor(trades / 2);
+})();
+
+/**
+ * The side's orders most likely to trade, up to `ORDERS_PER_SIDE`: those asking the least per
+ * atom sold (the most generous limit prices) first.
+ */
+function mostGenerous(side: SolverOrder[]): SolverOrder[] {
+  if (side.length <= ORDERS_PER_SIDE) return side;
+  return side
+    .sort((p, q) => {
+      const [a, b] = [p.buyAmount * q.sellAmount, q.buyAmount * p.sellAmount];
+      return a < b ? -1 : a > b ? 1 : 0;
+    })
+    .slice(0, ORDERS_PER_SIDE);
+}
+
+/**
  * Reference §6 step 4, the fairness filter: two of our own solutions offered together must not
  * have one filter the other out.
  */
@@ -93,6 +120,9 @@ class Batch {
    */
   add(proposal: Proposal, score: bigint): boolean {
     const { solution } = proposal;
+    const trades = this.usedOrders.size + solution.trades.length;
+    const swaps = this.usedPools.size + solution.swaps.length;
+    if (settlementGas(trades, swaps) > MAX_SETTLEMENT_GAS) return false;
     if (solution.trades.some((t) => this.usedOrders.has(t.uid))) return false;
     if (solution.swaps.some((s) => this.usedPools.has(s.pool))) return false;
     const [a, b] = [...solution.clearingPrices.keys()] as [Address, Address];
@@ -311,7 +341,12 @@ export function solve(auction: SolverAuction): Solution[] {
   const proposals: (Scored<Proposal> & { pairs: Map<string, bigint> })[] = [];
   for (const [key, pairOrders] of byPair) {
     const [x, y] = key.split('/') as [Address, Address];
-    for (const proposal of pairProposals(pairOrders, x, y, pools, auction)) {
+    const offered = [
+      ...mostGenerous(pairOrders.filter((o) => o.sellToken === x)),
+      ...mostGenerous(pairOrders.filter((o) => o.sellToken === y)),
+    ];
+    for (const proposal of pairProposals(offered, x, y, pools, auction)) {
+      if (proposal.solution.gas > MAX_SETTLEMENT_GAS) continue;
       const pairs = scoresOf(proposal.solution);
       const value = sum(pairs);
       if (pairs && value !== null && value > 0n)

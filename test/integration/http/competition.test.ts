@@ -716,7 +716,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
 
   // ---- the orders in flight ----------------------------------------------------------------
 
-  it('keeps the orders of pending winners in flight until they fail, land or pass the deadline', async () => {
+  it('keeps the orders of pending winners in flight until they fail or pass the deadline, with the fill that ends it', async () => {
     const [notSent, sent, failedOne, landed, loser, late] = [
       randomUid(),
       randomUid(),
@@ -749,14 +749,19 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     });
 
     const now = new Date();
+    const uids = async (at: Date, network = NETWORK) =>
+      (await queries.inFlight(network, at)).map((o) => o.uid);
     const inFlight = await queries.inFlight(NETWORK, now);
-    expect(inFlight).to.include.members([notSent, sent]);
-    for (const uid of [failedOne, landed, loser, late]) expect(inFlight).to.not.include(uid);
-    expect(inFlight).to.deep.equal([...new Set(inFlight)].sort());
+    // A landed settlement's orders stay listed: the cut lets them go once the orders read
+    // model shows them filled to `filledAfter` (the auction did not hold these: 0 before).
+    expect(inFlight.map((o) => o.uid)).to.include.members([notSent, sent, landed]);
+    expect(inFlight.find((o) => o.uid === landed)).to.deep.equal({ uid: landed, filledAfter: '1' });
+    for (const uid of [failedOne, loser, late]) expect(await uids(now)).to.not.include(uid);
+    expect(await uids(now)).to.deep.equal([...new Set(await uids(now))].sort());
     // Past the deadline, nothing of that auction.
-    const later = await queries.inFlight(NETWORK, new Date(Date.parse(auction.deadline) + 1));
+    const later = await uids(new Date(Date.parse(auction.deadline) + 1));
     expect(later).to.not.include(notSent);
     expect(later).to.not.include(sent);
-    expect(await queries.inFlight('mainnet', now)).to.deep.equal([]);
+    expect(await uids(now, 'mainnet')).to.deep.equal([]);
   });
 });

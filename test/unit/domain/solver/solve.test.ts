@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { amountOut } from '../../../../src/domain/amm.js';
-import { executedAmounts } from '../../../../src/domain/solver/execution.js';
+import { executedAmounts, settlementGas } from '../../../../src/domain/solver/execution.js';
 import { coincidences, simplestBetween } from '../../../../src/domain/solver/coincidence.js';
-import { score, solve } from '../../../../src/domain/solver/solve.js';
+import { MAX_SETTLEMENT_GAS, score, solve } from '../../../../src/domain/solver/solve.js';
 import type { Solution, SolverOrder } from '../../../../src/domain/solver/types.js';
 import {
   DDAI,
@@ -170,6 +170,37 @@ describe('solver', () => {
         buyAmount: E18 / 2n,
       });
       expect(solve(auction([weth, third], [], 3))).to.deep.equal([]);
+    });
+  });
+
+  describe('settlement size', () => {
+    it('keeps every solution within the gas a block can take, even with thousands of matching orders', () => {
+      // 1,500 orders a side, every one of which could trade: far more than one settlement holds.
+      const orders = Array.from({ length: 3000 }, (_, i) =>
+        i % 2 === 0
+          ? order(i + 1, {
+              sellToken: WETH,
+              buyToken: DUSD,
+              sellAmount: E18,
+              buyAmount: 2990n * E18 - BigInt(i) * 10n ** 17n,
+            })
+          : order(i + 1, {
+              sellToken: DUSD,
+              buyToken: WETH,
+              sellAmount: 3000n * E18,
+              buyAmount: (99n * E18) / 100n - BigInt(i) * 10n ** 12n,
+            }),
+      );
+      const solutions = solve(auction(orders, [devnetPool]));
+      expect(solutions).to.not.be.empty;
+      for (const solution of solutions) {
+        expect(solution.gas <= MAX_SETTLEMENT_GAS, `gas ${solution.gas}`).to.equal(true);
+        expect(settlementGas(solution.trades.length, solution.swaps.length)).to.equal(solution.gas);
+      }
+      // The most generous asks are the ones taken.
+      const best = solutions[0]!;
+      const taken = new Set(best.trades.map((t) => t.uid));
+      expect(taken.has(orders.at(-1)!.uid) || taken.has(orders.at(-2)!.uid)).to.equal(true);
     });
   });
 

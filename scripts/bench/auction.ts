@@ -1,0 +1,643 @@
+/**
+ * Time to cut and solve an auction of 1,000 and 10,000 open orders with the built-in solver.
+ *
+ *   npm run bench:auction -- [--orders 1000,10000] [--owners 100] [--runs 3]
+ *
+ * For each size: a throw-away embedded PostgreSQL in a temp dir and the service on it with its
+ * own devnet, its autopilot idle (DEVNET_AUCTION_INTERVAL_MS=3600000: the leader loop steps
+ * once at start, when there are no orders, then sleeps an hour; the bench checks afterwards
+ * that it closed no auction). `--owners` owners are funded with WETH, DUSD, DCOW and DDAI, all
+ * approved to the vault relayer. N open orders go straight into the ledger as `OrderPlaced`
+ * events (their signatures are not checked when cutting or solving; nothing is settled): random
+ * pairs of the four tokens, both kinds, ~30 % partially fillable, worth 0.01–2 WETH, limit
+ * prices within ±3 % of the devnet pools' price (1 WETH = 3,000 DUSD = 10,000 DCOW = 3,000
+ * DDAI), so there are coincidences of wants, orders the pools can fill (the pools take 0.3 %)
+ * and orders nothing can fill; valid for an hour. The bench waits for the orders projector to
+ * have them all, then measures `--runs` times, each at a new block (one is mined first, so the
+ * price estimator reads reserves afresh, as it would for a new auction on a live chain):
+ *   - `cutAuction` with the service's own implementations of its dependencies (the solvable
+ *     and in-flight queries on the read models, the price estimator and balance checks over
+ *     JSON-RPC on the devnet), split into its parts;
+ *   - loading the pools between the auction's tokens (`prices.pools`, as the autopilot does);
+ *   - `solve()`, the built-in solver, and turning its swaps into settlement calls;
+ *   - `runCompetition` over those solutions;
+ * and prints the median and minimum of each, with the solutions found.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Wallet, hexlify, randomBytes } from 'ethers';
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { cutAuction, type CutDeps } from '../../src/auction/cut.js';
+import { swapInteractions } from '../../src/auction/swap-interactions.js';
+import { createOrderChainChecks } from '../../src/chain/order-checks.js';
+import { createPriceEstimator } from '../../src/chain/prices.js';
+import { createChainRpc } from '../../src/chain/rpc.js';
+import { devnetSolver } from '../../src/chain/devnet/deploy.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { appDataHash } from '../../src/domain/app-data.js';
+import { runCompetition } from '../../src/domain/competition.js';
+import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/eip712.js';
+import { deterministicEventId } from '../../src/domain/event-ids.js';
+import {
+  EVENT_VERSIONS,
+  streams,
+  type Address,
+  type Hex,
+  type OrderData,
+  type OrderPlacedV1,
+} from '../../src/domain/events.js';
+import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
+import { solve } from '../../src/domain/solver/solve.js';
+import type { ProposedSolution, SolverAuction } from '../../src/domain/solver/types.js';
+import type { Ledger } from '../../src/ledger/port.js';
+import { createLogger } from '../../src/logger.js';
+import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { createCompetitionQueries } from '../../src/queries/competitions.js';
+import { createOrderQueries } from '../../src/queries/orders.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { connectTestChain } from '../../test/support/chain.js';
+import { percentile } from './load.js';
+
+// ---------------------------------------------------------------------------------------------
+// Shared with scripts/bench/settlement.ts
+// ---------------------------------------------------------------------------------------------
+
+export interface BenchService {
+  service: RunningService;
+  config: Config;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throw-away embedded PostgreSQL in a temp dir and the service on it with its own devnet
+ * (DEVNET_PORT=0: never the one in ./data), configured by `env`.
+ */
+export async function startBenchService(
+  env: Record<string, string>,
+  logger: Logger = createLogger('silent'),
+): Promise<BenchService> {
+  // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
+  // user, which could not enter a root-owned 0700 parent.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-'));
+  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
+  const stop = async () => {
+    process.off('SIGINT', interrupted);
+    for (const step of cleanups.reverse()) {
+      await step().catch((e: unknown) => console.error('cleanup:', e));
+    }
+    cleanups.length = 0;
+  };
+  // Ctrl-C still stops PostgreSQL and anvil and removes the temp dir.
+  const interrupted = () => void stop().then(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  try {
+    const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
+    cleanups.push(() => postgres.stop());
+    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
+    await admin.connect();
+    await admin.query('CREATE DATABASE bench');
+    await admin.end();
+    const databaseUrl = postgres.url('bench');
+    const config = loadConfig({
+      DEVNET_PORT: '0',
+      ...env,
+      DATA_DIR: dir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+    });
+    const service = await startService(config, { logger });
+    cleanups.push(() => service.stop());
+    if (!service.devnet)
+      throw new Error('the bench needs the embedded devnet (DEVNET_RPC_URL unset)');
+    return { service, config, databaseUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, node ${process.version}`;
+}
+
+/** Other processes may share these cores: the benches print the load they ran under. */
+export function loadAverage(): string {
+  return `load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (1, 5, 15 min; ${os.cpus().length} cores)`;
+}
+
+export function commandLine(): string {
+  return [
+    path.basename(process.argv0),
+    ...process.execArgv,
+    ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a),
+  ].join(' ');
+}
+
+/** A Markdown table; the first column left-aligned, the others right-aligned. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
+  return [
+    line(rows[0]!),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `read` until it is ≥ `position` (the projector has applied everything up to it). */
+export async function waitForProjector(
+  db: Knex,
+  ledger: Ledger,
+  projector: string,
+  position: string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.raw<{ rows: { position: string | null }[] }>(
+      'SELECT position FROM read.projection_checkpoints WHERE projector = ?',
+      [projector],
+    );
+    const at = rows[0]?.position ?? null;
+    if (at !== null && ledger.comparePositions(at, position) >= 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`projector ${projector} not at ${position} after ${timeoutMs} ms (at ${at})`);
+    await sleep(20);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The orders
+// ---------------------------------------------------------------------------------------------
+
+interface Options {
+  orders: number[];
+  owners: number;
+  runs: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      orders: { type: 'string', default: '1000,10000' },
+      owners: { type: 'string', default: '100' },
+      runs: { type: 'string', default: '3' },
+    },
+  });
+  const int = (text: string, name: string, min: number): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+  return {
+    orders: values.orders.split(',').map((n) => int(n.trim(), 'orders', 1)),
+    owners: int(values.owners, 'owners', 1),
+    runs: int(values.runs, 'runs', 1),
+  };
+}
+
+const devnet = networkByName('devnet')!;
+const WETH = devnet.wrappedNativeToken;
+/** WETH per whole token at the devnet pools' prices. */
+const TOKENS: readonly { address: Address; symbol: string; inWeth: number }[] = [
+  { address: WETH, symbol: 'WETH', inWeth: 1 },
+  { address: DEVNET_DEMO_TOKENS.DUSD, symbol: 'DUSD', inWeth: 1 / 3000 },
+  { address: DEVNET_DEMO_TOKENS.DCOW, symbol: 'DCOW', inWeth: 1 / 10_000 },
+  { address: DEVNET_DEMO_TOKENS.DDAI, symbol: 'DDAI', inWeth: 1 / 3000 },
+];
+/** Each owner's balance of each token: worth 500 WETH, far above any one order. */
+const FUNDING_IN_WETH = 500;
+
+/** A seeded generator (mulberry32): the same orders on every run of the bench. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Whole tokens (a float) as 18-decimal atoms, to a millionth of a token. */
+const atoms = (tokens: number): bigint => BigInt(Math.round(tokens * 1e6)) * 10n ** 12n;
+
+const EMPTY_APP_DATA = appDataHash('{}');
+
+function makeOrders(count: number, owners: readonly Address[], seed: number): OrderPlacedV1[] {
+  const next = random(seed);
+  const separator = domainSeparator(devnet.chainId, devnet.settlementContract);
+  const validTo = Math.floor(Date.now() / 1000) + 3600;
+  const creationDate = new Date().toISOString();
+  const placed: OrderPlacedV1[] = [];
+  for (let i = 0; i < count; i++) {
+    const owner = owners[i % owners.length]!;
+    const sell = TOKENS[Math.floor(next() * TOKENS.length)]!;
+    const others = TOKENS.filter((t) => t !== sell);
+    const buy = others[Math.floor(next() * others.length)]!;
+    const kind = next() < 0.5 ? 'sell' : 'buy';
+    // Log-uniform between 0.01 and 2 WETH.
+    const value = 0.01 * Math.exp(next() * Math.log(200));
+    // > 0: a worse price than the pools' for the other side, < 0: a better one.
+    const skew = (next() * 2 - 1) * 0.03;
+    const fair = { sell: value / sell.inWeth, buy: value / buy.inWeth };
+    // Sell: sells `fair.sell` for at least `fair.buy·(1+skew)`; buy: buys `fair.buy` for at
+    // most `fair.sell·(1−skew)`. `i` atoms more make every order (and UID) distinct.
+    const sellAmount =
+      (kind === 'sell' ? atoms(fair.sell) : atoms(fair.sell * (1 - skew))) + BigInt(i);
+    const buyAmount = kind === 'sell' ? atoms(fair.buy * (1 + skew)) : atoms(fair.buy);
+    const order: OrderData = {
+      sellToken: sell.address,
+      buyToken: buy.address,
+      receiver: null,
+      sellAmount: sellAmount.toString(),
+      buyAmount: buyAmount.toString(),
+      validTo,
+      appData: EMPTY_APP_DATA,
+      feeAmount: '0',
+      kind,
+      partiallyFillable: next() < 0.3,
+      sellTokenBalance: 'erc20',
+      buyTokenBalance: 'erc20',
+    };
+    const uid = computeOrderUid(orderDigest(order, separator), owner, validTo);
+    placed.push({
+      network: devnet.name,
+      uid,
+      owner,
+      order,
+      signingScheme: 'eip712',
+      // Not a valid signature: neither cutting nor solving checks it, and nothing settles here.
+      signature: `${hexlify(randomBytes(64))}1b` as Hex,
+      class: 'limit',
+      creationDate,
+      settlementContract: devnet.settlementContract,
+      fullAppData: '{}',
+      quoteId: null,
+      quote: null,
+      interactions: { pre: [], post: [] },
+    });
+  }
+  return placed;
+}
+
+/** Appends each order to its own stream, as the command does, `concurrency` at a time. */
+async function appendOrders(
+  ledger: Ledger,
+  orders: readonly OrderPlacedV1[],
+  concurrency = 32,
+): Promise<string> {
+  let last: string | null = null;
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < orders.length; i = next++) {
+      const placed = orders[i]!;
+      const { position } = await ledger.append(
+        streams.order(placed.network, placed.uid),
+        [
+          {
+            id: deterministicEventId('OrderPlaced', placed.network, placed.uid),
+            type: 'OrderPlaced',
+            version: EVENT_VERSIONS.OrderPlaced,
+            data: placed,
+          },
+        ],
+        'noStream',
+      );
+      if (last === null || ledger.comparePositions(position, last) > 0) last = position;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return last!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+// ---------------------------------------------------------------------------------------------
+
+const PHASES = [
+  'cut: solvable query',
+  'cut: in-flight query',
+  'cut: native prices',
+  'cut: balance checks',
+  'cut (total)',
+  'pools',
+  'solve (built-in solver)',
+  'swaps → interactions',
+  'runCompetition',
+  'total',
+  'balance checks, 16 at a time (what if)',
+] as const;
+type Phase = (typeof PHASES)[number];
+
+/** The wall time from the first call's start to the last call's end, and the number of calls. */
+class Span<A extends unknown[]> {
+  start = Infinity;
+  end = -Infinity;
+  calls = 0;
+  readonly args: A[] = [];
+  wrap<R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return async (...args) => {
+      this.calls++;
+      this.args.push(args);
+      this.start = Math.min(this.start, performance.now());
+      try {
+        return await fn(...args);
+      } finally {
+        this.end = Math.max(this.end, performance.now());
+      }
+    };
+  }
+  get ms(): number {
+    return this.calls === 0 ? 0 : this.end - this.start;
+  }
+}
+
+interface RunResult {
+  ms: Record<Phase, number>;
+  auctionOrders: number;
+  filtered: Record<string, number>;
+  tokens: number;
+  pools: number;
+  balanceCalls: number;
+  priceCalls: number;
+  proposed: number;
+  ranked: number;
+  winners: number;
+  bestTraded: number;
+  bestScore: string;
+  bestSwaps: number;
+  /** The JSON of the `AuctionClosed` the autopilot would append for this auction. */
+  auctionClosedBytes: number;
+}
+
+interface SizeResult {
+  orders: number;
+  setupMs: number;
+  fundMs: number;
+  appendMs: number;
+  projectMs: number;
+  runs: RunResult[];
+  autopilotAuctions: number;
+}
+
+async function fundOwners(service: RunningService, count: number): Promise<Address[]> {
+  const chain = await connectTestChain(service.devnet!.deployment);
+  const owners = Array.from(
+    { length: count },
+    () => new Wallet(hexlify(randomBytes(32))).address.toLowerCase() as Address,
+  );
+  try {
+    // One after another: the demo tokens' mints all come from the deployer, whose concurrent
+    // transactions would compete for one nonce.
+    for (const owner of owners) {
+      for (const token of TOKENS) {
+        await chain.fund(owner, token.address, atoms(FUNDING_IN_WETH / token.inWeth));
+      }
+    }
+  } finally {
+    await chain.stop();
+  }
+  return owners;
+}
+
+async function measureSize(size: number, options: Options): Promise<SizeResult> {
+  const started = performance.now();
+  const bench = await startBenchService({ DEVNET_AUCTION_INTERVAL_MS: '3600000' });
+  const { service } = bench;
+  const db = knex({ client: 'pg', connection: bench.databaseUrl, pool: { min: 0, max: 8 } });
+  const rpc = createChainRpc(devnet, service.devnet!.rpcUrl);
+  try {
+    const setupMs = performance.now() - started;
+    let t = performance.now();
+    const owners = await fundOwners(service, options.owners);
+    const fundMs = performance.now() - t;
+
+    const orders = makeOrders(size, owners, size);
+    t = performance.now();
+    const last = await appendOrders(service.ledger, orders);
+    const appendMs = performance.now() - t;
+    t = performance.now();
+    await waitForProjector(db, service.ledger, 'orders', last);
+    const projectMs = performance.now() - t;
+
+    // The service's own implementations of the cut's dependencies, on their own connections.
+    const orderQueries = createOrderQueries(db);
+    const competitions = createCompetitionQueries(db);
+    const prices = createPriceEstimator(rpc, devnet);
+    const checks = createOrderChainChecks(rpc, devnet);
+    const chain = await connectTestChain(service.devnet!.deployment);
+    const solverAddress = devnetSolver().address.toLowerCase() as Address;
+
+    const runs: RunResult[] = [];
+    for (let run = 0; run < options.runs; run++) {
+      // A new block: the estimator's reserves and native prices are read afresh, as for a new
+      // auction on a live chain (pair addresses stay cached, as they do in the service).
+      await chain.mine();
+      const spans = {
+        solvable: new Span<[number, number]>(),
+        inFlight: new Span<[Date]>(),
+        prices: new Span<[Address]>(),
+        balances: new Span<[Address, Address]>(),
+      };
+      const deps: CutDeps = {
+        solvable: spans.solvable.wrap((now: number, validAfter: number) =>
+          orderQueries.solvable(devnet.name, now, validAfter),
+        ),
+        inFlight: spans.inFlight.wrap((now: Date) => competitions.inFlight(devnet.name, now)),
+        prices: { ...prices, nativePrice: spans.prices.wrap(prices.nativePrice) },
+        chain: { balanceOf: spans.balances.wrap(checks.balanceOf) },
+        blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
+        validityMargin: 30,
+      };
+
+      const t0 = performance.now();
+      const cut = await cutAuction(deps, new Date());
+      const t1 = performance.now();
+      const pools = await prices.pools(Object.keys(cut.prices) as Address[]);
+      const t2 = performance.now();
+      const auction: SolverAuction = {
+        id: run + 1,
+        orders: cut.solverOrders,
+        nativePrices: new Map(
+          Object.entries(cut.prices).map(([token, price]) => [token as Address, BigInt(price)]),
+        ),
+        pools,
+        wrappedNative: WETH,
+      };
+      const solutions = solve(auction);
+      const t3 = performance.now();
+      // What src/auction/builtin-solver.ts hands the competition.
+      const proposed: ProposedSolution[] = solutions.map((solution) => ({
+        solver: 'builtin',
+        solverAddress,
+        clearingPrices: solution.clearingPrices,
+        trades: solution.trades,
+        interactions: swapInteractions(solution.swaps, pools, devnet.settlementContract),
+      }));
+      const t4 = performance.now();
+      const ranked = runCompetition(auction, proposed);
+      const t5 = performance.now();
+
+      // Not part of the total: the same balance reads as the cut made them (one at a time, as
+      // its loop reaches each order), made 16 at a time instead.
+      const keys = [...spans.balances.args];
+      const t6 = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let key = keys.pop(); key; key = keys.pop()) await checks.balanceOf(...key);
+        }),
+      );
+      const concurrentBalancesMs = performance.now() - t6;
+
+      const filtered: Record<string, number> = {};
+      for (const { reason } of cut.filtered) filtered[reason] = (filtered[reason] ?? 0) + 1;
+      const best = ranked[0];
+      runs.push({
+        ms: {
+          'cut: solvable query': spans.solvable.ms,
+          'cut: in-flight query': spans.inFlight.ms,
+          'cut: native prices': spans.prices.ms,
+          'cut: balance checks': spans.balances.ms,
+          'cut (total)': t1 - t0,
+          pools: t2 - t1,
+          'solve (built-in solver)': t3 - t2,
+          'swaps → interactions': t4 - t3,
+          runCompetition: t5 - t4,
+          total: t5 - t0,
+          'balance checks, 16 at a time (what if)': concurrentBalancesMs,
+        },
+        auctionOrders: cut.orders.length,
+        filtered,
+        tokens: Object.keys(cut.prices).length,
+        pools: pools.length,
+        balanceCalls: spans.balances.calls,
+        priceCalls: spans.prices.calls,
+        proposed: proposed.length,
+        ranked: ranked.length,
+        winners: ranked.filter((s) => s.isWinner).length,
+        bestTraded: best?.orders.length ?? 0,
+        bestScore: best?.score ?? '0',
+        bestSwaps: solutions[0]?.swaps.length ?? 0,
+        auctionClosedBytes: Buffer.byteLength(
+          JSON.stringify({
+            block: cut.block,
+            orders: cut.orders,
+            prices: cut.prices,
+            filtered: cut.filtered,
+            solutions: ranked,
+          }),
+        ),
+      });
+    }
+    await chain.stop();
+
+    // The autopilot must not have cut an auction of these orders under the bench.
+    const { rows } = await db
+      .raw<{ rows: { n: number }[] }>(
+        "SELECT count(*)::int AS n FROM ledger_events WHERE type = 'AuctionClosed'",
+      )
+      .catch(() => ({ rows: [{ n: -1 }] }));
+    return {
+      orders: size,
+      setupMs,
+      fundMs,
+      appendMs,
+      projectMs,
+      runs,
+      autopilotAuctions: rows[0]!.n,
+    };
+  } finally {
+    rpc.close();
+    await db.destroy();
+    await bench.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+function report(options: Options, results: SizeResult[]): void {
+  console.log('\nbatchbook benchmark: cutting and solving one auction (built-in solver, devnet)');
+  console.log(`machine: ${machine()}`);
+  console.log(`command: ${commandLine()}`);
+  console.log(`owners: ${options.owners}; runs per size: ${options.runs} (median and min below)\n`);
+  const rows = [['orders', 'phase', 'median ms', 'min ms']];
+  for (const result of results) {
+    for (const phase of PHASES) {
+      const values = result.runs.map((r) => r.ms[phase]);
+      rows.push([
+        result.orders.toLocaleString('en-US'),
+        phase,
+        fmt(median(values)),
+        fmt(Math.min(...values)),
+      ]);
+    }
+  }
+  console.log(table(rows));
+  console.log(`${loadAverage()}\n`);
+  for (const result of results) {
+    const r = result.runs.at(-1)!;
+    const filtered = Object.entries(r.filtered)
+      .map(([reason, n]) => `${n} ${reason}`)
+      .join(', ');
+    console.log(
+      `${result.orders.toLocaleString('en-US')} orders: ${r.auctionOrders} in the auction` +
+        `${filtered ? ` (${filtered} filtered)` : ''}, ${r.tokens} tokens, ${r.pools} pools; ` +
+        `${r.priceCalls} native prices, ${r.balanceCalls} balance eth_calls; ` +
+        `${r.proposed} solutions proposed, ${r.ranked} ranked, ${r.winners} winner(s); ` +
+        `best: ${r.bestTraded} traded orders, ${r.bestSwaps} pool swaps, score ${r.bestScore}; ` +
+        `its AuctionClosed event: ${(r.auctionClosedBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
+    );
+    console.log(
+      `  setup (not measured): service ${(result.setupMs / 1000).toFixed(1)} s, funding ` +
+        `${(result.fundMs / 1000).toFixed(1)} s, ${result.orders} OrderPlaced appends ` +
+        `${(result.appendMs / 1000).toFixed(1)} s, projected ${(result.projectMs / 1000).toFixed(1)} s later; ` +
+        `auctions the autopilot closed meanwhile: ${result.autopilotAuctions}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const results: SizeResult[] = [];
+  for (const size of options.orders) {
+    console.error(`${size} orders…`);
+    results.push(await measureSize(size, options));
+  }
+  report(options, results);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The cut's choices with stand-in reads (the chain and the read models are exercised by the
+ * auction suites): in-flight orders stay out until the orders read model shows their fill,
+ * filtered orders keep their reason, balances are read once per owner and token.
+ */
+import { expect } from 'chai';
+import { cutAuction, type CutDeps } from '../../../src/auction/cut.js';
+import type { PriceEstimator } from '../../../src/chain/prices.js';
+import type { Address, OrderUid } from '../../../src/domain/events.js';
+import type { InFlightOrder } from '../../../src/queries/competitions.js';
+import type { ApiOrder } from '../../../src/queries/order-view.js';
+
+const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+const DUSD: Address = '0x700b6a60ce7eaaea56f065753d8dcb9653dbad35';
+const UNPRICED: Address = `0x${'9'.repeat(40)}`;
+const OWNER: Address = `0x${'1'.repeat(40)}`;
+const POOR: Address = `0x${'2'.repeat(40)}`;
+const E18 = 10n ** 18n;
+
+let n = 0;
+function apiOrder(fields: Partial<ApiOrder> = {}): ApiOrder {
+  const uid = `0x${(++n).toString(16).padStart(112, '0')}` as OrderUid;
+  return {
+    uid,
+    owner: OWNER,
+    sellToken: WETH,
+    buyToken: DUSD,
+    receiver: null,
+    sellAmount: E18.toString(),
+    buyAmount: (2900n * E18).toString(),
+    validTo: 2_000_000_000,
+    appData: `0x${'00'.repeat(32)}`,
+    feeAmount: '0',
+    kind: 'sell',
+    partiallyFillable: false,
+    sellTokenBalance: 'erc20',
+    buyTokenBalance: 'erc20',
+    creationDate: '2026-11-22T12:00:00.000Z',
+    class: 'limit',
+    availableBalance: null,
+    executedSellAmount: '0',
+    executedSellAmountBeforeFees: '0',
+    executedBuyAmount: '0',
+    executedFeeAmount: '0',
+    invalidated: false,
+    status: 'open',
+    isLiquidityOrder: false,
+    executedFee: '0',
+    executedFeeToken: WETH,
+    fullAppData: '{}',
+    settlementContract: '0x9008d19f58aabd9ed0d60971565aa8510560ab41',
+    signingScheme: 'eip712',
+    signature: `0x${'11'.repeat(65)}`,
+    interactions: { pre: [], post: [] },
+    ...fields,
+  };
+}
+
+function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
+  const reads: string[] = [];
+  const prices = {
+    nativePrice: async (token: Address) =>
+      token === UNPRICED ? null : token === WETH ? 1 : 1 / 3000,
+  } as PriceEstimator;
+  const cut: CutDeps = {
+    solvable: async () => open,
+    inFlight: async () => inFlight,
+    prices,
+    chain: {
+      balanceOf: async (owner, token) => {
+        reads.push(`${owner}/${token}`);
+        return owner === POOR ? 0n : 10n * E18;
+      },
+    },
+    blockNumber: async () => 42,
+    validityMargin: 30,
+  };
+  return { cut, reads };
+}
+
+const uids = (orders: readonly { uid: OrderUid }[]) => orders.map((o) => o.uid);
+
+describe('cutAuction', () => {
+  it('leaves an in-flight order out until the orders read model shows the fill that ends it', async () => {
+    const pending = apiOrder({ partiallyFillable: true });
+    const applied = apiOrder({
+      partiallyFillable: true,
+      executedSellAmountBeforeFees: (E18 / 2n).toString(),
+    });
+    const inFlight = [
+      { uid: pending.uid, filledAfter: (E18 / 2n).toString() },
+      { uid: applied.uid, filledAfter: (E18 / 2n).toString() },
+    ];
+    const cut = await cutAuction(deps([pending, applied], inFlight).cut, new Date());
+    expect(uids(cut.orders)).to.deep.equal([applied.uid]);
+    expect(cut.filtered).to.deep.equal([]);
+    expect(cut.solverOrders[0]).to.include({ uid: applied.uid, executedSell: E18 / 2n });
+  });
+
+  it('counts a buy order’s fill in buy atoms', async () => {
+    const buy = apiOrder({ kind: 'buy', partiallyFillable: true, executedBuyAmount: '5' });
+    const cut = await cutAuction(deps([buy], [{ uid: buy.uid, filledAfter: '6' }]).cut, new Date());
+    expect(cut.orders).to.deep.equal([]);
+  });
+
+  it('filters unpriced and unfunded orders with their reason, reading each balance once', async () => {
+    const fine = apiOrder();
+    const alsoFine = apiOrder();
+    const unpriced = apiOrder({ buyToken: UNPRICED });
+    const poor = apiOrder({ owner: POOR });
+    const { cut, reads } = deps([fine, alsoFine, unpriced, poor]);
+    const result = await cutAuction(cut, new Date());
+    expect(uids(result.orders)).to.deep.equal([fine.uid, alsoFine.uid]);
+    expect(result.filtered).to.deep.equal([
+      { uid: unpriced.uid, reason: 'MissingNativePrice' },
+      { uid: poor.uid, reason: 'InsufficientBalance' },
+    ]);
+    expect(reads.sort()).to.deep.equal([`${OWNER}/${WETH}`, `${POOR}/${WETH}`].sort());
+    expect(result.prices).to.deep.equal({
+      [WETH]: E18.toString(),
+      [DUSD]: String(Math.round(1e18 / 3000)),
+    });
+    expect(result.block).to.equal(42);
+  });
+});
