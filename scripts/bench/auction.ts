@@ -33,7 +33,7 @@ import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { cutAuction, type CutDeps } from '../../src/auction/cut.js';
-import { swapInteractions } from '../../src/auction/swap-interactions.js';
+import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
 import { createPriceEstimator } from '../../src/chain/prices.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
@@ -52,8 +52,7 @@ import {
   type OrderPlacedV1,
 } from '../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
-import { solve } from '../../src/domain/solver/solve.js';
-import type { ProposedSolution, SolverAuction } from '../../src/domain/solver/types.js';
+import type { SolverAuction } from '../../src/domain/solver/types.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
@@ -339,10 +338,8 @@ const PHASES = [
   'cut (total)',
   'pools',
   'solve (built-in solver)',
-  'swaps → interactions',
   'runCompetition',
   'total',
-  'balance checks, 16 at a time (what if)',
 ] as const;
 type Phase = (typeof PHASES)[number];
 
@@ -382,7 +379,7 @@ interface RunResult {
   winners: number;
   bestTraded: number;
   bestScore: string;
-  bestSwaps: number;
+  bestInteractions: number;
   /** The JSON of the `AuctionClosed` the autopilot would append for this auction. */
   auctionClosedBytes: number;
 }
@@ -443,7 +440,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
     const prices = createPriceEstimator(rpc, devnet);
     const checks = createOrderChainChecks(rpc, devnet);
     const chain = await connectTestChain(service.devnet!.deployment);
-    const solverAddress = devnetSolver().address.toLowerCase() as Address;
+    const builtin = createBuiltinSolver(devnetSolver().address.toLowerCase() as Address);
 
     const runs: RunResult[] = [];
     for (let run = 0; run < options.runs; run++) {
@@ -481,30 +478,21 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         pools,
         wrappedNative: WETH,
       };
-      const solutions = solve(auction);
-      const t3 = performance.now();
-      // What src/auction/builtin-solver.ts hands the competition.
-      const proposed: ProposedSolution[] = solutions.map((solution) => ({
-        solver: 'builtin',
-        solverAddress,
-        clearingPrices: solution.clearingPrices,
-        trades: solution.trades,
-        interactions: swapInteractions(solution.swaps, pools, devnet.settlementContract),
-      }));
+      const proposed = await builtin.solve(
+        {
+          network: devnet,
+          auctionId: run + 1,
+          block: cut.block,
+          deadline: new Date(Date.now() + 60_000),
+          orders: cut.orders,
+          prices: cut.prices,
+          auction,
+        },
+        AbortSignal.timeout(60_000),
+      );
       const t4 = performance.now();
       const ranked = runCompetition(auction, proposed);
       const t5 = performance.now();
-
-      // Not part of the total: the same balance reads as the cut made them (one at a time, as
-      // its loop reaches each order), made 16 at a time instead.
-      const keys = [...spans.balances.args];
-      const t6 = performance.now();
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          for (let key = keys.pop(); key; key = keys.pop()) await checks.balanceOf(...key);
-        }),
-      );
-      const concurrentBalancesMs = performance.now() - t6;
 
       const filtered: Record<string, number> = {};
       for (const { reason } of cut.filtered) filtered[reason] = (filtered[reason] ?? 0) + 1;
@@ -517,11 +505,9 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
           'cut: balance checks': spans.balances.ms,
           'cut (total)': t1 - t0,
           pools: t2 - t1,
-          'solve (built-in solver)': t3 - t2,
-          'swaps → interactions': t4 - t3,
+          'solve (built-in solver)': t4 - t2,
           runCompetition: t5 - t4,
           total: t5 - t0,
-          'balance checks, 16 at a time (what if)': concurrentBalancesMs,
         },
         auctionOrders: cut.orders.length,
         filtered,
@@ -534,7 +520,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         winners: ranked.filter((s) => s.isWinner).length,
         bestTraded: best?.orders.length ?? 0,
         bestScore: best?.score ?? '0',
-        bestSwaps: solutions[0]?.swaps.length ?? 0,
+        bestInteractions: best?.interactions.length ?? 0,
         auctionClosedBytes: Buffer.byteLength(
           JSON.stringify({
             block: cut.block,
@@ -610,7 +596,7 @@ function report(options: Options, results: SizeResult[]): void {
         `${filtered ? ` (${filtered} filtered)` : ''}, ${r.tokens} tokens, ${r.pools} pools; ` +
         `${r.priceCalls} native prices, ${r.balanceCalls} balance eth_calls; ` +
         `${r.proposed} solutions proposed, ${r.ranked} ranked, ${r.winners} winner(s); ` +
-        `best: ${r.bestTraded} traded orders, ${r.bestSwaps} pool swaps, score ${r.bestScore}; ` +
+        `best: ${r.bestTraded} traded orders, ${r.bestInteractions} interactions (2 per pool swap), score ${r.bestScore}; ` +
         `its AuctionClosed event: ${(r.auctionClosedBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
     );
     console.log(
