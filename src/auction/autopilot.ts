@@ -118,8 +118,14 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     if (winners.length > 0 && deps.driver === null) {
       logger.warn({ auction: id }, 'no driver account for this network: winners are not settled');
     }
-    // Settlements run beside the next auctions, which leave their orders out until they end.
-    for (const winner of winners) void deps.driver?.settle(auction, winner);
+    // Settlements run beside the next auctions, which leave their orders out until they end;
+    // one after another, so each is simulated on the chain the one before left behind.
+    const driver = deps.driver;
+    if (driver) {
+      void (async () => {
+        for (const winner of winners) await driver.settle(auction, winner);
+      })();
+    }
   };
   return startLeaderLoop({
     connection: deps.connection,

@@ -277,6 +277,34 @@ export interface SettlementFailedV1 {
   failedAt: string;
 }
 
+/** Where an account's notices are delivered. */
+export type DeliveryChannel =
+  /** POST of the notice as JSON, signed with HMAC-SHA256 under `secret` (given to the account once). */
+  | { kind: 'webhook'; url: string; secret: string }
+  | { kind: 'email'; address: string }
+  /** A browser's push subscription (the Push API's `PushSubscription.toJSON()`). */
+  | { kind: 'webpush'; endpoint: string; keys: { p256dh: string; auth: string } }
+  | { kind: 'telegram'; chatId: string };
+
+export type SubscriptionAuthority = 'signature' | 'apiKey';
+
+/** An account subscribed a delivery channel to its notices (on every network). */
+export interface SubscriptionAddedV1 {
+  /** A UUID, the handle to remove it by. */
+  id: string;
+  account: Address;
+  channel: DeliveryChannel;
+  addedAt: string;
+  authorisedBy: SubscriptionAuthority;
+}
+
+export interface SubscriptionRemovedV1 {
+  id: string;
+  account: Address;
+  removedAt: string;
+  authorisedBy: SubscriptionAuthority;
+}
+
 export interface AppDataRegisteredV1 {
   network: string;
   hash: Hex;
@@ -296,6 +324,8 @@ export interface EventPayloads {
   SettlementSubmitted: SettlementSubmittedV1;
   SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
+  SubscriptionAdded: SubscriptionAddedV1;
+  SubscriptionRemoved: SubscriptionRemovedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -313,6 +343,8 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementSubmitted: 1,
   SettlementFailed: 1,
   AppDataRegistered: 1,
+  SubscriptionAdded: 1,
+  SubscriptionRemoved: 1,
 };
 
 /** A domain event of the current schema version. */
@@ -335,6 +367,8 @@ export const streams = {
   settlement: (network: string, txHash: Hex): string => `settlement-${network}-${txHash}`,
   appData: (network: string, hash: Hex): string => `appdata-${network}-${hash}`,
   quote: (network: string, id: number): string => `quote-${network}-${id}`,
+  /** An account's delivery channels: accounts are the same on every network. */
+  subscriptions: (account: Address): string => `subscriptions-${account}`,
   /** An auction and what became of its winners' settlements. */
   auction: (network: string, id: number): string => `auction-${network}-${id}`,
 } as const;
@@ -347,6 +381,7 @@ export const STREAM_PREFIXES = [
   'appdata-',
   'quote-',
   'auction-',
+  'subscriptions-',
 ] as const;
 
 /** The stream each event belongs to: the API's facts and the chain's facts never share one. */
@@ -374,5 +409,8 @@ export function streamOf(event: DomainEvent): string {
     case 'SettlementSubmitted':
     case 'SettlementFailed':
       return streams.auction(event.data.network, event.data.auctionId);
+    case 'SubscriptionAdded':
+    case 'SubscriptionRemoved':
+      return streams.subscriptions(event.data.account);
   }
 }

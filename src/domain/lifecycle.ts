@@ -115,6 +115,8 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
     case 'AuctionClosed':
     case 'SettlementSubmitted':
     case 'SettlementFailed':
+    case 'SubscriptionAdded':
+    case 'SubscriptionRemoved':
       return state;
     case 'TradeSettled':
       return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };

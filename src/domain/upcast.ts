@@ -29,6 +29,8 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   ],
   SettlementSubmitted: [],
   SettlementFailed: [],
+  SubscriptionAdded: [],
+  SubscriptionRemoved: [],
   AppDataRegistered: [],
 };
 

@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Wallet, isCallException, toQuantity, type TransactionReceipt } from 'ethers';
+import { Interface, Wallet, isCallException, toQuantity, type TransactionReceipt } from 'ethers';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
 import { settlementPlan } from '../../src/auction/settlement-plan.js';
 import type { SolverRound } from '../../src/auction/solver.js';
@@ -63,7 +63,7 @@ interface OrderSpec {
   buyStep: 1 | 2;
   kind: OrderKind;
   partiallyFillable: boolean;
-  /** In `WORTH_UNIT`s: 0.01 to 2 WETH, small against the pools (1,000 WETH deep, DUSD/DCOW 10). */
+  /** In `WORTH_UNIT`s: 0.01 to 2 WETH, small against the pools (1,000 WETH deep; DUSD/DCOW 10 WETH-worth). */
   worth: bigint;
   /** Atoms added to the order's fixed side, so that amounts are not round. */
   dust: bigint;
@@ -90,10 +90,12 @@ const orderSpec: fc.Arbitrary<OrderSpec> = fc.record({
 const auctionSpec = fc.array(orderSpec, { minLength: 2, maxLength: 6 });
 
 /**
- * A counterexample this property found (shrunk by hand), always run: two winners of the built-in
- * solver trading different directed pairs, DUSD→DCOW (routed DUSD→WETH→DCOW) and WETH→DCOW,
- * both take DCOW out of the WETH/DCOW pair, each at the reserves the auction was cut at. The
- * first settles; the second's swap then asks the pair for more than it gives ("UniswapV2: K").
+ * The counterexample this property found, as fast-check shrank it, always run first: the same
+ * owner sells 0.01 WETH for DCOW and 92.4 DUSD for DCOW. The built-in solver offers each order
+ * as its own solution, the first through the WETH/DCOW pair, the second routed DUSD→WETH→DCOW
+ * through the same pair; their directed pairs differ, so the competition makes both winners.
+ * Each swap was priced at the reserves the auction was cut at: the first settlement takes DCOW
+ * out of the pair, and the second then asks it for more than it gives ("UniswapV2: K").
  */
 const SHARED_POOL: OrderSpec[] = [
   {
@@ -105,18 +107,18 @@ const SHARED_POOL: OrderSpec[] = [
     partiallyFillable: false,
     worth: 100n,
     dust: 0n,
-    slackBps: 100,
+    slackBps: 31,
   },
   {
-    owner: 1,
+    owner: 0,
     receiver: null,
     sell: 'DUSD',
     buyStep: 1,
-    kind: 'buy',
+    kind: 'sell',
     partiallyFillable: false,
-    worth: 20_000n,
+    worth: 308n,
     dust: 0n,
-    slackBps: 200,
+    slackBps: 61,
   },
 ];
 
@@ -141,6 +143,8 @@ function signedAmounts(spec: OrderSpec): { sellAmount: bigint; buyAmount: bigint
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
+const ERC20_BALANCE = new Interface(['function balanceOf(address) view returns (uint256)']);
+
 /** One `Trade` log of the settlement contract: what the chain says an order moved. */
 interface ChainTrade {
   owner: Address;
@@ -152,20 +156,7 @@ interface ChainTrade {
 }
 
 /** What the runs covered, checked at the end so that a generator drifting to no trades shows. */
-const coverage = {
-  runs: 0,
-  withWinner: 0,
-  winners: 0,
-  trades: 0,
-  /** Partially fillable orders filled in part. */
-  partial: 0,
-  /** Winners trading both directions of a pair: a coincidence of wants. */
-  coincidences: 0,
-  swaps: 0,
-};
-
-const directedPair = (order: { sellToken: Address; buyToken: Address }) =>
-  `${order.sellToken}/${order.buyToken}`;
+const coverage = { runs: 0, withWinner: 0 };
 
 describe('settlement on chain (property): random auctions solved, ranked, encoded and settled by GPv2Settlement', function () {
   this.timeout(240_000);
@@ -208,12 +199,18 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     chain.provider.send('eth_call', [{ to, data }, 'latest']);
 
   async function balanceOf(tokenAddress: Address, holder: Address): Promise<bigint> {
-    // balanceOf(address): 0x70a08231.
-    const result = await call(tokenAddress, `0x70a08231${holder.slice(2).padStart(64, '0')}`);
-    return BigInt(result);
+    const data = ERC20_BALANCE.encodeFunctionData('balanceOf', [holder]);
+    const [balance] = ERC20_BALANCE.decodeFunctionResult(
+      'balanceOf',
+      await call(tokenAddress, data),
+    );
+    return balance as bigint;
   }
 
-  /** Each holder's balance of every devnet token, by `holder/token`: all demo accounts and the settlement contract unless told. */
+  /**
+   * Each holder's balance of every devnet token (DDAI too, which no order trades), keyed
+   * `holder/token`; by default the demo accounts' and the settlement contract's.
+   */
   async function balances(
     holders: readonly Address[] = [...accounts, settlement],
   ): Promise<Map<string, bigint>> {
@@ -410,7 +407,6 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
         expect(to.toLowerCase(), 'the pair pays the settlement contract').to.equal(settlement);
         add(settlement, pool.token0, amount0Out);
         add(settlement, pool.token1, amount1Out);
-        coverage.swaps++;
       } else {
         const transfer = ERC20_TRANSFER.parseTransaction({ data: callData });
         expect(transfer?.name, `a transfer of ${target}`).to.equal('transfer');
@@ -509,18 +505,12 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
 
         // (6) Surplus over the limit, as scored.
         expect(surplus(order, executed) >= 0n, `${what}: surplus not negative`).to.equal(true);
-
-        coverage.trades++;
-        if (
-          order.partiallyFillable &&
-          executedAmount < (order.kind === 'sell' ? order.sellAmount : order.buyAmount)
-        )
-          coverage.partial++;
       }
       interactionFlows(winner, round, add);
 
-      // (5) Each settlement on its own: the contract, which holds no inventory of its own, ends
-      // with what traders paid in less what they and the pools were paid, and never less.
+      // (5) Each settlement on its own: the contract, which holds no inventory of its own,
+      // gains exactly what the traders paid and the pools paid out, less what the traders got
+      // and the pools were sent, and that is never negative.
       const settlementAfter = await balances([settlement]);
       for (const [key, was] of settlementBefore) {
         const delta = settlementAfter.get(key)! - was;
@@ -531,11 +521,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
           true,
         );
       }
-      const pairs = new Set(winner.orders.map((o) => directedPair(auctionOrders.get(o.uid)!)));
-      if ([...pairs].some((pair) => pairs.has(pair.split('/').reverse().join('/'))))
-        coverage.coincidences++;
     }
-    coverage.winners += winners.length;
     if (winners.length > 0) coverage.withWinner++;
 
     // (4) No order beyond its amount; fill-or-kill ones all or nothing.
@@ -566,13 +552,12 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
   it('every winner settles, and the chain agrees: owners pay and receivers get exactly the ranked amounts, limits hold, every trade is at its solution’s uniform clearing prices, no order is overfilled and fill-or-kill ones fill all or nothing, the settlement contract never loses a token, surplus is never negative', async () => {
     await fc.assert(fc.asyncProperty(auctionSpec, property), {
       numRuns: NUM_RUNS,
-      examples: [], // TMP
+      examples: [[SHARED_POOL]],
       // Shrinking a failure runs more auctions: stop in time to report the smallest one so far.
       interruptAfterTimeLimit: 180_000,
     });
     expect(coverage.runs).to.be.at.least(NUM_RUNS);
     // Not a property: a sign that the generator still makes auctions that settle something.
     expect(coverage.withWinner, 'runs with a winner').to.be.greaterThan(0);
-    console.log('COVERAGE', coverage);
   });
 });

@@ -297,6 +297,21 @@ class Batch {
   }
 }
 
+/**
+ * Whether two offered solutions may both win and both settle: the competition lets solutions
+ * trading different directed pairs win together, and each settles on its own, priced at the
+ * reserves of the cut. Two that swap through one pool would each move it; the second would
+ * revert. Solutions sharing a directed pair never win together, so they may share pools.
+ */
+function settleTogether(
+  p: { item: Solution; pairs: ReadonlyMap<string, bigint> },
+  q: { item: Solution; pairs: ReadonlyMap<string, bigint> },
+): boolean {
+  if ([...p.pairs.keys()].some((pair) => q.pairs.has(pair))) return true;
+  const pools = new Set(p.item.swaps.map((s) => s.pool));
+  return !q.item.swaps.some((s) => pools.has(s.pool));
+}
+
 /** Every proposal for the pair {x, y}: coincidences, the pair through the pools, each order alone. */
 function pairProposals(
   orders: readonly SolverOrder[],
@@ -374,7 +389,10 @@ export function solve(auction: SolverAuction): Solution[] {
   const offered: typeof candidates = [];
   for (const candidate of candidates) {
     if (offered.length === MAX_SOLUTIONS) break;
-    if (offered.every((o) => fairTogether(o.pairs, candidate.pairs))) offered.push(candidate);
+    if (
+      offered.every((o) => fairTogether(o.pairs, candidate.pairs) && settleTogether(o, candidate))
+    )
+      offered.push(candidate);
   }
   return offered.map(({ item }) => item);
 }
