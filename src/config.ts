@@ -56,6 +56,7 @@ export interface Config {
   rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
+  notifications: NotificationsConfig;
   version: string;
 }
 
@@ -66,6 +67,28 @@ export interface ExternalSolverConfig {
   address: Address;
   /** The networks it solves; all live ones when absent. */
   networks: readonly string[] | null;
+}
+
+export interface NotificationsConfig {
+  /** `GET /accounts/{account}/notifications` answers 503 unless enabled and given an API key. */
+  enabled: boolean;
+  /** Authorises subscription management on behalf of any account (header `X-API-Key`). */
+  apiKey: string | null;
+  delivery: {
+    pollIntervalMs: number;
+    /** Attempts per delivery before it is given up (recorded as failed). */
+    maxAttempts: number;
+    /** Wait after the first failure; doubled after each further one, up to `backoffMaxMs`. */
+    backoffBaseMs: number;
+    backoffMaxMs: number;
+    webhookTimeoutMs: number;
+  };
+  /** Null: no e-mail channel (subscribing one is refused). */
+  email: { smtpUrl: string; from: string } | null;
+  /** Null: no web-push channel. */
+  webPush: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Null: no Telegram channel. */
+  telegram: { botToken: string; apiUrl: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +202,40 @@ function driverKeys(env: Env): Map<string, Hex> {
   return keys;
 }
 
+function notifications(env: Env): NotificationsConfig {
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const [publicKey, privateKey] = [env.WEB_PUSH_VAPID_PUBLIC_KEY, env.WEB_PUSH_VAPID_PRIVATE_KEY];
+  if (Boolean(publicKey) !== Boolean(privateKey)) {
+    throw new ConfigError(
+      'WEB_PUSH_VAPID_PRIVATE_KEY',
+      'and WEB_PUSH_VAPID_PUBLIC_KEY go together',
+    );
+  }
+  const botToken = env.TELEGRAM_BOT_TOKEN;
+  return {
+    enabled: boolean(env, 'NOTIFICATIONS_ENABLED', true),
+    apiKey: env.NOTIFICATIONS_API_KEY || null,
+    delivery: {
+      pollIntervalMs: integer(env, 'DELIVERY_POLL_INTERVAL_MS', 1000, 10, 600_000),
+      maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 10, 1, 1000),
+      backoffBaseMs: integer(env, 'DELIVERY_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
+      backoffMaxMs: integer(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000),
+      webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
+    },
+    email: smtpUrl ? { smtpUrl, from: env.SMTP_FROM || 'batchbook <notices@localhost>' } : null,
+    webPush:
+      publicKey && privateKey
+        ? { publicKey, privateKey, subject: env.WEB_PUSH_SUBJECT || 'mailto:notices@localhost' }
+        : null,
+    telegram: botToken
+      ? {
+          botToken,
+          apiUrl: url(env, 'TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org',
+        }
+      : null,
+  };
+}
+
 function ledgerConfig(env: Env): Config['ledger'] {
   const kind = env.LEDGER ?? 'postgres';
   if (kind === 'postgres') return { kind };
@@ -268,6 +325,7 @@ export function loadConfig(env: Env = process.env): Config {
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    notifications: notifications(env),
     version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',
   };
 }

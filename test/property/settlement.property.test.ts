@@ -36,7 +36,7 @@ import { sellOrder, signTrade } from '../support/settle.js';
 import { appDataHash } from '../support/signing.js';
 import { waitFor } from '../support/wait.js';
 
-const NUM_RUNS = 10;
+const NUM_RUNS = 25;
 
 /**
  * Explicit, and generous: the node's estimate is made on the pending block, and a Uniswap pair

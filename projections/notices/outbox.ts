@@ -1,0 +1,36 @@
+/**
+ * The delivery outbox: one row per (notice, subscription) to deliver, written by the notices
+ * projector in the same transaction as the notice, read and updated by src/delivery/.
+ *
+ * It lives in its own schema, outside the read models: `npm run replay` rebuilds the notices
+ * but must not deliver them again. A replayed notice keeps its id, so its rows are already here
+ * (`ON CONFLICT DO NOTHING`); what was delivered stays delivered.
+ */
+import type { Knex } from 'knex';
+
+export const OUTBOX_SCHEMA = 'delivery';
+export const OUTBOX_TABLE = `${OUTBOX_SCHEMA}.outbox`;
+
+export async function migrateOutbox(db: Knex): Promise<void> {
+  await db.raw(`CREATE SCHEMA IF NOT EXISTS ${OUTBOX_SCHEMA}`);
+  await db.raw(`
+    CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
+      notice_id text NOT NULL,
+      subscription_id text NOT NULL,
+      account text NOT NULL,
+      -- The subscription's DeliveryChannel (src/domain/events.ts) when the notice was made.
+      channel jsonb NOT NULL,
+      -- The notice as GET /accounts/{account}/notifications shows it.
+      notice jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL DEFAULT now(),
+      last_error text,
+      delivered_at timestamptz,
+      -- Given up after the last attempt.
+      failed_at timestamptz,
+      PRIMARY KEY (notice_id, subscription_id)
+    )`);
+  await db.raw(`CREATE INDEX IF NOT EXISTS outbox_due ON ${OUTBOX_TABLE} (next_attempt_at)
+    WHERE delivered_at IS NULL AND failed_at IS NULL`);
+}
