@@ -39,6 +39,27 @@ describe('configuration', () => {
       { BASE_CONFIRMATIONS: '-1' },
       { INDEXER_POLL_INTERVAL_MS: '0' },
       { RPC_RETRIES: 'three' },
+      { EXTERNAL_SOLVERS: 'not json' },
+      { EXTERNAL_SOLVERS: '{"name": "a"}' },
+      {
+        EXTERNAL_SOLVERS:
+          '[{"name": "builtin", "url": "http://s", "address": "0x' + '1'.repeat(40) + '"}]',
+      },
+      {
+        EXTERNAL_SOLVERS:
+          '[{"name": "a", "url": "ftp://s", "address": "0x' + '1'.repeat(40) + '"}]',
+      },
+      { EXTERNAL_SOLVERS: '[{"name": "a", "url": "http://s", "address": "0x12"}]' },
+      {
+        EXTERNAL_SOLVERS:
+          '[{"name": "a", "url": "http://s", "address": "0x' +
+          '1'.repeat(40) +
+          '", "networks": ["moon"]}]',
+      },
+      { MAINNET_DRIVER_PRIVATE_KEY: '0x1234' },
+      { SETTLEMENT_DEADLINE_MS: '10' },
+      { SMTP_URL: 'http://mail.example' },
+      { WEB_PUSH_VAPID_PRIVATE_KEY: 'only-one-half' },
     ];
     for (const env of bad) {
       const variable = Object.keys(env)[0]!;
@@ -47,5 +68,61 @@ describe('configuration', () => {
         .with.property('message')
         .that.contains(variable);
     }
+  });
+
+  it('reads the solvers, the settlement deadline and the driver keys', () => {
+    const address = `0x${'ab'.repeat(20)}`;
+    const key = `0x${'11'.repeat(32)}`;
+    const config = loadConfig({
+      EXTERNAL_SOLVERS: JSON.stringify([
+        {
+          name: 'alpha',
+          url: 'http://127.0.0.1:9000/solve',
+          address: address.toUpperCase().replace('0X', '0x'),
+        },
+        { name: 'beta', url: 'https://beta.example/solve', address, networks: ['mainnet'] },
+      ]),
+      BUILTIN_SOLVER: 'false',
+      SOLVE_TIMEOUT_MS: '2500',
+      MAINNET_DRIVER_PRIVATE_KEY: key.toUpperCase().replace('0X', '0x'),
+    });
+    expect(config.auction.externalSolvers).to.deep.equal([
+      { name: 'alpha', url: 'http://127.0.0.1:9000/solve', address, networks: null },
+      { name: 'beta', url: 'https://beta.example/solve', address, networks: ['mainnet'] },
+    ]);
+    expect(config.auction).to.include({
+      builtinSolver: false,
+      solveTimeoutMs: 2500,
+      settlementDeadlineMs: 120_000,
+    });
+    expect([...config.auction.driverKeys]).to.deep.equal([['mainnet', key]]);
+  });
+
+  it('turns each delivery channel on with its settings, and leaves notifications keyless by default', () => {
+    expect(loadConfig({}).notifications).to.include({
+      enabled: true,
+      apiKey: null,
+      email: null,
+      webPush: null,
+      telegram: null,
+    });
+    const config = loadConfig({
+      NOTIFICATIONS_API_KEY: 'k',
+      SMTP_URL: 'smtp://mail.example:2525',
+      WEB_PUSH_VAPID_PUBLIC_KEY: 'pub',
+      WEB_PUSH_VAPID_PRIVATE_KEY: 'priv',
+      TELEGRAM_BOT_TOKEN: 't',
+    }).notifications;
+    expect(config.apiKey).to.equal('k');
+    expect(config.email).to.deep.equal({
+      smtpUrl: 'smtp://mail.example:2525',
+      from: 'batchbook <notices@localhost>',
+    });
+    expect(config.webPush).to.deep.equal({
+      publicKey: 'pub',
+      privateKey: 'priv',
+      subject: 'mailto:notices@localhost',
+    });
+    expect(config.telegram).to.deep.equal({ botToken: 't', apiUrl: 'https://api.telegram.org' });
   });
 });
