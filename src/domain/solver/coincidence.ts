@@ -8,31 +8,32 @@
  * `p[X] : p[Y] = A : B`, a trade is exact when it moves whole lots of B atoms of X against A atoms
  * of Y; then each side moves the same number of lots and both tokens balance to the atom.
  *
- * Rings (A→B→C→A) are not matched: only pairs.
+ * Rings (A→B→C→A, no two of them opposite) are `rings.ts`' question; it cuts them into lots
+ * the same way.
  */
 import type { Address } from '../events.js';
 import { gcd, remaining, respectsLimit, settlementGas } from './execution.js';
 import type { Proposal, Solution, SolutionTrade, SolverOrder } from './types.js';
 
 /** A positive rational: Y atoms per X atom, the ratio `p[X] / p[Y]`. */
-interface Ratio {
+export interface Ratio {
   n: bigint;
   d: bigint;
 }
 
 const below = (a: Ratio, b: Ratio) => a.n * b.d < b.n * a.d;
-const minRatio = (a: Ratio, b: Ratio) => (below(a, b) ? a : b);
-const maxRatio = (a: Ratio, b: Ratio) => (below(a, b) ? b : a);
+export const minRatio = (a: Ratio, b: Ratio) => (below(a, b) ? a : b);
+export const maxRatio = (a: Ratio, b: Ratio) => (below(a, b) ? b : a);
 
 /** The price an X seller needs at least, a Y seller accepts at most. */
-const askLimit = (o: SolverOrder): Ratio => ({ n: o.buyAmount, d: o.sellAmount });
+export const askLimit = (o: SolverOrder): Ratio => ({ n: o.buyAmount, d: o.sellAmount });
 const bidLimit = (o: SolverOrder): Ratio => ({ n: o.sellAmount, d: o.buyAmount });
 
 /**
  * How near the market price the price must stay when rounded to a simple fraction: one part in
  * 2^20. Simple fractions make small lots, so partially fillable orders lose less to rounding.
  */
-const WINDOW_BITS = 20n;
+export const WINDOW_BITS = 20n;
 
 /** Fill-or-kill orders per side whose exact amounts are tried as prices (pairs of them). */
 const FILL_OR_KILL_CANDIDATES = 8;
@@ -64,7 +65,7 @@ function byLimit(
   });
 }
 
-interface Lots {
+export interface Lots {
   order: SolverOrder;
   /** Atoms of the order's own unit (sell atoms of sell orders, buy atoms of buy orders) per lot. */
   unit: bigint;
@@ -73,7 +74,7 @@ interface Lots {
 }
 
 /** What an order can take at these prices, in lots; null when it cannot trade at all. */
-function lotsOf(
+export function lotsOf(
   order: SolverOrder,
   unit: bigint,
   sellPrice: bigint,
@@ -87,13 +88,13 @@ function lotsOf(
   return lots > 0n ? { order, unit, lots, fillOrKill: !order.partiallyFillable } : null;
 }
 
-const fillOrKillLots = (side: readonly Lots[]) =>
+export const fillOrKillLots = (side: readonly Lots[]) =>
   side.reduce((sum, l) => sum + (l.fillOrKill ? l.lots : 0n), 0n);
-const partialLots = (side: readonly Lots[]) =>
+export const partialLots = (side: readonly Lots[]) =>
   side.reduce((sum, l) => sum + (l.fillOrKill ? 0n : l.lots), 0n);
 
 /** Drops the side's last (worst-limit) fill-or-kill order. */
-function dropLastFillOrKill(side: Lots[]): void {
+export function dropLastFillOrKill(side: Lots[]): void {
   for (let i = side.length - 1; i >= 0; i--) {
     if (side[i]!.fillOrKill) {
       side.splice(i, 1);
@@ -103,7 +104,7 @@ function dropLastFillOrKill(side: Lots[]): void {
 }
 
 /** `volume` lots from the side: fill-or-kill orders whole, then partial ones best limit first. */
-function fill(side: readonly Lots[], volume: bigint): SolutionTrade[] {
+export function fill(side: readonly Lots[], volume: bigint): SolutionTrade[] {
   let left = volume - fillOrKillLots(side);
   const trades: SolutionTrade[] = [];
   for (const l of side) {

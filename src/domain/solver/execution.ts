@@ -44,6 +44,18 @@ export function remaining(order: SolverOrder): bigint {
   return left > 0n ? left : 0n;
 }
 
+/** Orders the solver can work with: something left, two different tokens, both priced. */
+export function solvable(order: SolverOrder, nativePrices: ReadonlyMap<Address, bigint>): boolean {
+  return (
+    order.sellToken !== order.buyToken &&
+    order.sellAmount > 0n &&
+    order.buyAmount > 0n &&
+    remaining(order) > 0n &&
+    (nativePrices.get(order.sellToken) ?? 0n) > 0n &&
+    (nativePrices.get(order.buyToken) ?? 0n) > 0n
+  );
+}
+
 /**
  * The contract's limit check, on the signed amounts (not the executed ones):
  * `sellAmount · price[sell] ≥ buyAmount · price[buy]`. False where it would overflow.

@@ -1,15 +1,16 @@
 /**
  * The built-in solver: for each token pair, the coincidences of wants, the pair's orders with
- * their net through the pools, and each order alone through the pools; then one batch that
- * takes the best of these that fit together. Every proposal is checked as the contract would
- * execute it before it is offered.
+ * their net through the pools, and each order alone through the pools; rings of three tokens
+ * (`rings.ts`) where they pay; then one batch that takes the best of these that fit together.
+ * Every proposal is checked as the contract would execute it before it is offered.
  */
 import { MAX_UINT256 } from '../amounts.js';
 import type { Pool } from '../amm.js';
 import type { Address, OrderUid } from '../events.js';
 import { poolsByPair, routeOrder, routePair, routesBetween } from './amm-route.js';
 import { coincidences } from './coincidence.js';
-import { checkSolution, gcd, remaining, settlementGas } from './execution.js';
+import { checkSolution, gcd, settlementGas, solvable } from './execution.js';
+import { rings } from './rings.js';
 import { directedScores, sum, undercuts } from './score.js';
 import type { Proposal, Solution, SolverAuction, SolverOrder } from './types.js';
 
@@ -62,18 +63,6 @@ function fairTogether(p: ReadonlyMap<string, bigint>, q: ReadonlyMap<string, big
   return !undercuts(p, q) && !undercuts(q, p);
 }
 
-/** Orders the solver can work with: something left, two different tokens, both priced. */
-function solvable(order: SolverOrder, nativePrices: ReadonlyMap<Address, bigint>): boolean {
-  return (
-    order.sellToken !== order.buyToken &&
-    order.sellAmount > 0n &&
-    order.buyAmount > 0n &&
-    remaining(order) > 0n &&
-    (nativePrices.get(order.sellToken) ?? 0n) > 0n &&
-    (nativePrices.get(order.buyToken) ?? 0n) > 0n
-  );
-}
-
 interface Scored<T> {
   item: T;
   score: bigint;
@@ -95,9 +84,10 @@ interface Joined {
 const LOSS_BITS = 16n;
 
 /**
- * A batch built from proposals, each over one pair of tokens. Its prices form a forest: a new
- * proposal joins a component through at most one token, whose price the batch keeps, and the
- * proposal is worked out again at that price (or the two sides are scaled to agree exactly).
+ * A batch built from proposals, each over one pair of tokens or (rings) three. Its prices form a
+ * forest: a new proposal joins a component through at most one token, whose price the batch
+ * keeps, and the proposal is worked out again at that price (or the two sides are scaled to
+ * agree exactly); a ring may join several components, each through one of its tokens.
  * Scaling a whole component keeps every ratio, so trades already in stay exact; the only limit
  * is the contract's uint256 products, checked against the largest amount each token multiplies.
  */
@@ -125,9 +115,13 @@ class Batch {
     if (settlementGas(trades, swaps) > MAX_SETTLEMENT_GAS) return false;
     if (solution.trades.some((t) => this.usedOrders.has(t.uid))) return false;
     if (solution.swaps.some((s) => this.usedPools.has(s.pool))) return false;
-    const [a, b] = [...solution.clearingPrices.keys()] as [Address, Address];
+    const tokens = [...solution.clearingPrices.keys()];
     const least = score - (score >> LOSS_BITS);
-    for (const attempt of this.attempts(proposal, a, b)) {
+    const attempts =
+      tokens.length === 2
+        ? this.attempts(proposal, tokens[0]!, tokens[1]!)
+        : this.attemptsMany(proposal, tokens);
+    for (const attempt of attempts) {
       const joined = attempt();
       const value = joined && this.value(joined.solution);
       if (joined === null || value === null || value < least) continue;
@@ -212,6 +206,66 @@ class Batch {
     if (ca !== undefined && cb !== undefined) return [glue];
     const [kept, added, component] = ca !== undefined ? [a, b, ca] : [b, a, cb!];
     return [() => this.extend(proposal, kept, added, component), glue];
+  }
+
+  /**
+   * Ways to take in a proposal over more than two tokens (a ring): at the batch's prices when
+   * one component holds all its tokens; else, when no component holds two of them, by scaling
+   * the proposal and each component it touches to agree exactly on the shared tokens.
+   */
+  private attemptsMany(proposal: Proposal, tokens: readonly Address[]): (() => Joined | null)[] {
+    const touched = new Map<Component, Address[]>();
+    for (const token of tokens) {
+      const component = this.components.get(token);
+      if (component === undefined) continue;
+      const shared = touched.get(component);
+      if (shared === undefined) touched.set(component, [token]);
+      else shared.push(token);
+    }
+    const [only] = [...touched];
+    if (touched.size === 1 && only![1].length === tokens.length) {
+      const prices = new Map(tokens.map((token) => [token, only![0].get(token)!]));
+      return [
+        () => {
+          const solution = proposal.reprice(prices);
+          return solution && { solution, commit: () => {} };
+        },
+      ];
+    }
+    if ([...touched.values()].some((shared) => shared.length > 1)) return [];
+    return [() => this.glueMany(proposal, touched)];
+  }
+
+  /**
+   * Scales the proposal by β and each component it touches (through one token each) by its α,
+   * so that they agree on every shared token: β the least multiple making each α whole.
+   */
+  private glueMany(proposal: Proposal, touched: ReadonlyMap<Component, Address[]>): Joined | null {
+    const own = proposal.solution.clearingPrices;
+    let beta = 1n;
+    for (const [component, [token]] of touched) {
+      const price = component.get(token!)!;
+      const needed = price / gcd(price, own.get(token!)!);
+      beta = (beta / gcd(beta, needed)) * needed;
+    }
+    const scaled = [...touched].map(([component, [token]]) => ({
+      component,
+      alpha: (beta * own.get(token!)!) / component.get(token!)!,
+    }));
+    if (scaled.some(({ component, alpha }) => !this.fits(component, alpha))) return null;
+    const prices = new Map([...own].map(([token, price]) => [token, price * beta]));
+    const solution = proposal.reprice(prices);
+    if (solution === null) return null;
+    return {
+      solution,
+      commit: () => {
+        const merged: Component = new Map(prices);
+        for (const { component, alpha } of scaled) {
+          for (const [token, p] of component) merged.set(token, p * alpha);
+        }
+        for (const token of merged.keys()) this.components.set(token, merged);
+      },
+    };
   }
 
   /**
@@ -332,10 +386,30 @@ function pairProposals(
 }
 
 /**
+ * Whether `ring` pays: it scores more than the proposals it displaces, the best one trading each
+ * of its orders (counted once). Those would otherwise settle its orders, and the competition,
+ * taking the best-scoring solution first, would let the ring block them however much more they
+ * earn together. No pair proposal holds two legs of a ring: its legs are three different pairs.
+ */
+function pays(ring: Scored<Proposal>, proposals: readonly Scored<Proposal>[]): boolean {
+  const uids = new Set(ring.item.solution.trades.map((t) => t.uid));
+  const displaced = new Map<OrderUid, Scored<Proposal>>();
+  for (const proposal of proposals) {
+    for (const trade of proposal.item.solution.trades) {
+      if (!uids.has(trade.uid)) continue;
+      const best = displaced.get(trade.uid);
+      if (best === undefined || proposal.score > best.score) displaced.set(trade.uid, proposal);
+    }
+  }
+  const value = [...new Set(displaced.values())].reduce((total, p) => total + p.score, 0n);
+  return ring.score > value;
+}
+
+/**
  * The built-in solver's solutions for `auction`, best score first: the batch of the best
- * proposals that fit together and the best single proposals, at most `MAX_SOLUTIONS`, none
- * unfair to another. Only sound solutions with a positive score are offered (the reference
- * drops a zero score).
+ * proposals that fit together (with the rings that pay, when that scores more), the rings that
+ * pay and the best single proposals, at most `MAX_SOLUTIONS`, none unfair to another. Only sound
+ * solutions with a positive score are offered (the reference drops a zero score).
  */
 export function solve(auction: SolverAuction): Solution[] {
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
@@ -353,38 +427,52 @@ export function solve(auction: SolverAuction): Solution[] {
     checkSolution(solution, orders, poolIndex) === null
       ? directedScores(solution, orders, auction.nativePrices)
       : null;
-  const proposals: (Scored<Proposal> & { pairs: Map<string, bigint> })[] = [];
+  type Candidate = Scored<Proposal> & { pairs: Map<string, bigint> };
+  const proposals: Candidate[] = [];
+  const consider = (proposal: Proposal, into: Candidate[]) => {
+    if (proposal.solution.gas > MAX_SETTLEMENT_GAS) return;
+    const pairs = scoresOf(proposal.solution);
+    const value = sum(pairs);
+    if (pairs && value !== null && value > 0n) into.push({ item: proposal, score: value, pairs });
+  };
+  const solvableOrders: SolverOrder[] = [];
   for (const [key, pairOrders] of byPair) {
     const [x, y] = key.split('/') as [Address, Address];
+    solvableOrders.push(...pairOrders);
     const offered = [
       ...mostGenerous(pairOrders.filter((o) => o.sellToken === x)),
       ...mostGenerous(pairOrders.filter((o) => o.sellToken === y)),
     ];
     for (const proposal of pairProposals(offered, x, y, pools, auction)) {
-      if (proposal.solution.gas > MAX_SETTLEMENT_GAS) continue;
-      const pairs = scoresOf(proposal.solution);
-      const value = sum(pairs);
-      if (pairs && value !== null && value > 0n)
-        proposals.push({ item: proposal, score: value, pairs });
+      consider(proposal, proposals);
     }
   }
   proposals.sort(byScore);
+  const ringCandidates: Candidate[] = [];
+  for (const ring of rings(solvableOrders, auction.nativePrices)) consider(ring, ringCandidates);
+  const paying = ringCandidates.filter((ring) => pays(ring, proposals)).sort(byScore);
 
-  const batch = new Batch(orders, (solution) =>
-    sum(directedScores(solution, orders, auction.nativePrices)),
-  );
-  for (const { item, score } of proposals) batch.add(item, score);
-  const merged = batch.parts.length > 1 ? batch.solution() : null;
-  const batchPairs = merged && scoresOf(merged);
-  const batchScore = sum(batchPairs);
-  const candidates = proposals.map(({ item, score, pairs }) => ({
+  const batchOf = (taken: readonly Candidate[]) => {
+    const batch = new Batch(orders, (solution) =>
+      sum(directedScores(solution, orders, auction.nativePrices)),
+    );
+    for (const { item, score } of taken) batch.add(item, score);
+    const merged = batch.parts.length > 1 ? batch.solution() : null;
+    const pairs = merged && scoresOf(merged);
+    const score = sum(pairs);
+    return merged && pairs && score !== null && score > 0n ? { item: merged, score, pairs } : null;
+  };
+  // With rings in, the batch may lose what their orders would have earned elsewhere: the one
+  // scoring more is offered.
+  const plain = batchOf(proposals);
+  const ringed = paying.length > 0 ? batchOf([...proposals, ...paying].sort(byScore)) : null;
+  const merged = ringed !== null && (plain === null || ringed.score > plain.score) ? ringed : plain;
+  const candidates = [...proposals, ...paying].map(({ item, score, pairs }) => ({
     item: item.solution,
     score,
     pairs,
   }));
-  if (merged && batchPairs && batchScore !== null && batchScore > 0n) {
-    candidates.push({ item: merged, score: batchScore, pairs: batchPairs });
-  }
+  if (merged !== null) candidates.push(merged);
   candidates.sort(byScore);
   const offered: typeof candidates = [];
   for (const candidate of candidates) {

@@ -204,3 +204,92 @@ export const auctionsOf = (minOrders: number): fc.Arbitrary<SolverAuction> =>
   );
 
 export const randomAuctions = auctionsOf(0);
+
+/** Every cycle X → Y → Z → X of three distinct tokens of `TOKENS`, in each direction. */
+export const CYCLES = TOKENS.flatMap((x) =>
+  TOKENS.flatMap((y) =>
+    TOKENS.flatMap((z) =>
+      x !== y && y !== z && z !== x ? [[x, y, z] as readonly [Address, Address, Address]] : [],
+    ),
+  ),
+);
+
+/**
+ * Orders going round a random cycle of three tokens, one or two a leg, their amounts all worth
+ * about the same (some exactly the same, so fill-or-kill legs can balance) and their limits
+ * mostly within the market's: ring-shaped order sets, uids from `firstUid` on.
+ */
+export function ringOrders(native: ReadonlyMap<Address, bigint>, firstUid: number) {
+  const leg = fc.array(
+    fc.record({
+      kind: fc.constantFrom('sell' as const, 'buy' as const),
+      partiallyFillable: fc.boolean(),
+      // The order's size against the ring's value: the same (exact legs) or other sizes.
+      size: fc.constantFrom(100n, 100n, 100n, 50n, 137n, 300n),
+      // The limit against the market: 70% (generous) … 104% (a little out of it).
+      ask: fc.integer({ min: 70, max: 104 }),
+      filled: fc.integer({ min: 0, max: 100 }),
+    }),
+    { minLength: 1, maxLength: 2 },
+  );
+  return fc
+    .record({
+      cycle: fc.constantFrom(...CYCLES),
+      value: magnitude(10, 23),
+      legs: fc.tuple(leg, leg, leg),
+    })
+    .map(({ cycle, value, legs }) =>
+      legs.flatMap((specs, i) =>
+        specs.map((s): SolverOrder => {
+          const [sellToken, buyToken] = [cycle[i]!, cycle[(i + 1) % 3]!];
+          const worth = (value * s.size) / 100n;
+          const [sellAtoms, buyAtoms] = [
+            atoms(worth, sellToken, native),
+            atoms(worth, buyToken, native),
+          ];
+          const [sellAmount, buyAmount] =
+            s.kind === 'sell'
+              ? [sellAtoms, (buyAtoms * BigInt(s.ask)) / 100n + 1n]
+              : [(sellAtoms * 100n) / BigInt(s.ask) + 1n, buyAtoms];
+          const full = s.kind === 'sell' ? sellAmount : buyAmount;
+          const filled = s.partiallyFillable
+            ? (full * BigInt(s.filled)) / 200n
+            : s.filled > 95
+              ? full
+              : 0n;
+          return {
+            uid: uid(firstUid + i * 2 + specs.indexOf(s)),
+            owner: '0x1111111111111111111111111111111111111111',
+            sellToken,
+            buyToken,
+            sellAmount,
+            buyAmount,
+            kind: s.kind,
+            partiallyFillable: s.partiallyFillable,
+            executedSell: s.kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
+            executedBuy: s.kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
+          };
+        }),
+      ),
+    );
+}
+
+/** Random auctions with a ring-shaped order set among the random orders, pools or none. */
+export const ringAuctions: fc.Arbitrary<SolverAuction> = fc.limitShrink(
+  randomPrices.chain((native) =>
+    fc
+      .tuple(
+        randomOrders(native),
+        ringOrders(native, 100),
+        fc.oneof(randomPools(native), fc.constant([] as Pool[])),
+      )
+      .map(([orders, ring, pools]) => ({
+        id: 1,
+        orders: [...ring, ...orders],
+        nativePrices: native,
+        pools,
+        wrappedNative: WETH,
+      })),
+  ),
+  1000,
+);

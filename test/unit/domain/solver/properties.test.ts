@@ -6,9 +6,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Address } from '../../../../src/domain/events.js';
+import { gcd } from '../../../../src/domain/solver/execution.js';
 import { score, solve } from '../../../../src/domain/solver/solve.js';
 import type { Solution, SolverAuction, SolverOrder } from '../../../../src/domain/solver/types.js';
 import {
+  CYCLES,
   DDAI,
   DUSD,
   WETH,
@@ -17,6 +19,7 @@ import {
   magnitude,
   randomAuctions,
   randomPrices,
+  ringAuctions,
   uid,
 } from './fixtures.js';
 
@@ -114,43 +117,102 @@ function after(auction: SolverAuction, solution: Solution): SolverAuction {
   };
 }
 
-describe('solver properties (random auctions)', () => {
-  it('proposes only sound solutions: uniform prices, limits, conservation, fills, surplus', () => {
-    fc.assert(
-      fc.property(randomAuctions, (auction) => {
-        const solutions = solve(auction);
-        expect(solutions.length).to.be.at.most(3);
-        let previous: bigint | null = null;
-        for (const solution of solutions) {
-          assertSound(solution, auction);
-          const value = score(solution, auction)!;
-          if (previous !== null) expect(value <= previous, 'best first').to.equal(true);
-          previous = value;
-        }
-        // Fairness filter (reference §6): no single-pair solution offered beside a several-pair
-        // one scores more on its pair than the several-pair one does.
-        const pairs = solutions.map((solution) => directedPairs(solution, auction));
-        for (const [i, many] of pairs.entries()) {
-          if (many.size < 2) continue;
-          for (const single of pairs) {
-            const [pair] = [...single.keys()];
-            if (single.size !== 1 || !many.has(pair!)) continue;
-            expect(single.get(pair!)! <= many.get(pair!)!, `solution ${i} fair`).to.equal(true);
-          }
-        }
-      }),
-      { numRuns: 150 },
-    );
-  });
+/** Random auctions, and random auctions with a ring-shaped order set among their orders. */
+const AUCTIONS = [
+  ['random auctions', randomAuctions],
+  ['ring-shaped order sets', ringAuctions],
+] as const;
 
-  it('stays sound across two auctions: partial fills continue, nothing fills twice', () => {
+describe('solver properties (random auctions)', () => {
+  for (const [name, auctions] of AUCTIONS) {
+    it(`proposes only sound solutions: uniform prices, limits, conservation, fills, surplus (${name})`, () => {
+      fc.assert(
+        fc.property(auctions, (auction) => {
+          const solutions = solve(auction);
+          expect(solutions.length).to.be.at.most(3);
+          let previous: bigint | null = null;
+          for (const solution of solutions) {
+            assertSound(solution, auction);
+            const value = score(solution, auction)!;
+            if (previous !== null) expect(value <= previous, 'best first').to.equal(true);
+            previous = value;
+          }
+          // Fairness filter (reference §6): no single-pair solution offered beside a several-pair
+          // one scores more on its pair than the several-pair one does.
+          const pairs = solutions.map((solution) => directedPairs(solution, auction));
+          for (const [i, many] of pairs.entries()) {
+            if (many.size < 2) continue;
+            for (const single of pairs) {
+              const [pair] = [...single.keys()];
+              if (single.size !== 1 || !many.has(pair!)) continue;
+              expect(single.get(pair!)! <= many.get(pair!)!, `solution ${i} fair`).to.equal(true);
+            }
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it(`stays sound across two auctions: partial fills continue, nothing fills twice (${name})`, () => {
+      fc.assert(
+        fc.property(auctions, (auction) => {
+          const [first] = solve(auction);
+          if (first === undefined) return;
+          const next = after(auction, first);
+          for (const solution of solve(next)) assertSound(solution, next);
+        }),
+        { numRuns: 100 },
+      );
+    });
+  }
+
+  it('finds the ring of three fill-or-kill orders whose amounts balance at the market', () => {
     fc.assert(
-      fc.property(randomAuctions, (auction) => {
-        const [first] = solve(auction);
-        if (first === undefined) return;
-        const next = after(auction, first);
-        for (const solution of solve(next)) assertSound(solution, next);
-      }),
+      fc.property(
+        randomPrices,
+        fc.constantFrom(...CYCLES),
+        magnitude(12, 22),
+        fc.tuple(...[0, 1, 2].map(() => fc.integer({ min: 70, max: 100 }))),
+        fc.tuple(...[0, 1, 2].map(() => fc.constantFrom('sell' as const, 'buy' as const))),
+        (native, cycle, value, asks, kinds) => {
+          // Each leg moves exactly the ring's amount of its token: all of them fill at the prices
+          // 1 / amount, within every limit (each asks at most the market).
+          const amount = cycle.map((token) => atoms(value, token, native));
+          const orders = cycle.map((sellToken, i): SolverOrder => {
+            const j = (i + 1) % 3;
+            const [sellAmount, buyAmount] =
+              kinds[i] === 'sell'
+                ? [amount[i]!, (amount[j]! * BigInt(asks[i]!)) / 100n]
+                : [(amount[i]! * 100n) / BigInt(asks[i]!), amount[j]!];
+            return {
+              uid: uid(i + 1),
+              owner: WETH,
+              sellToken,
+              buyToken: cycle[j]!,
+              sellAmount,
+              buyAmount: buyAmount > 0n ? buyAmount : 1n,
+              kind: kinds[i]!,
+              partiallyFillable: false,
+              executedSell: 0n,
+              executedBuy: 0n,
+            };
+          });
+          const auction = { id: 1, orders, nativePrices: native, pools: [], wrappedNative: WETH };
+          const solutions = solve(auction);
+          // A few atoms leave no surplus to score; real amounts always do. At exact prices the
+          // contract's product of an amount and its price is the ring's value, a multiple of the
+          // amounts' least common multiple: beyond uint256 no ring exists.
+          const lcm = amount.reduce((l, a) => (l * a) / gcd(l, a), 1n);
+          if (amount.some((a) => a < 10n ** 6n) || asks.every((ask) => ask === 100)) return;
+          if (lcm * 2n > MAX_UINT256) return;
+          expect(solutions.length).to.be.greaterThan(0);
+          const [ring] = solutions;
+          expect(ring!.trades).to.have.length(3);
+          expect(ring!.swaps).to.deep.equal([]);
+          expect([...ring!.clearingPrices.keys()]).to.have.members([...cycle]);
+          assertSound(ring!, auction);
+        },
+      ),
       { numRuns: 100 },
     );
   });
