@@ -1,6 +1,7 @@
 /** Every read model batchbook maintains: what the service runs and what `npm run replay` rebuilds. */
 import { appDataProjector } from './app-data/projector.js';
 import { auctionsProjector } from './auctions/projector.js';
+import { noticesProjector } from './notices/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import type { Projector } from './projector.js';
 import { quotesProjector } from './quotes/projector.js';
@@ -13,6 +14,7 @@ export function allProjectors(): Projector[] {
     quotesProjector(),
     tradesProjector(),
     auctionsProjector(),
+    noticesProjector(),
   ];
 }
 

@@ -68,6 +68,31 @@ export interface AppDataObjectBody {
   fullAppData: string;
 }
 
+/** POST /accounts/{account}/subscriptions (schemas/requests/subscription-create.schema.json). */
+export interface SubscriptionCreateBody {
+  channel:
+    | { kind: 'webhook'; url: string }
+    | { kind: 'email'; address: string }
+    | {
+        kind: 'webpush';
+        /** The browser's `PushSubscription.toJSON()`. */
+        subscription: {
+          endpoint: string;
+          keys: { p256dh: string; auth: string };
+          expirationTime?: number | null;
+        };
+      }
+    | { kind: 'telegram'; chatId: string };
+  issuedAt?: number;
+  signature?: string;
+}
+
+/** DELETE /accounts/{account}/subscriptions/{id}: the optional signed body. */
+export interface SubscriptionRemoveBody {
+  issuedAt?: number;
+  signature?: string;
+}
+
 /** An external solver's answer (schemas/solver/solve-response.schema.json). */
 export interface SolveResponseBody {
   solutions: {
@@ -86,6 +111,8 @@ export const validators = {
   appDataObject: ajv.compile<AppDataObjectBody>(load('app-data-object')),
   orderUids: ajv.compile<string[]>(load('order-uids')),
   orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
+  subscriptionCreate: ajv.compile<SubscriptionCreateBody>(load('subscription-create')),
+  subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(load('subscription-remove')),
   solveResponse: ajv.compile<SolveResponseBody>(load('solve-response', 'solver')),
 } as const;
 

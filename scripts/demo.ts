@@ -14,7 +14,7 @@ const [first, second] = devnetDemoAccounts();
 
 try {
   await runDemoTrade({
-    orderBookUrl: `${baseUrl}/devnet`,
+    serviceUrl: baseUrl,
     rpcUrl,
     traders: [first!, second!],
     timeoutMs: 120_000,

@@ -20,6 +20,12 @@ import { createQuote } from './commands/create-quote.js';
 import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
 import { registerAppData } from './commands/register-app-data.js';
+import {
+  authoriseListing,
+  subscribe,
+  unsubscribe,
+  type SubscriptionsDeps,
+} from './commands/subscriptions.js';
 import { usdPrice } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
@@ -33,8 +39,10 @@ import { openDatabase } from './postgres/database.js';
 import { createSequence } from './postgres/sequence.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
+import { createNoticeQueries } from './queries/notices.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
+import { startDeliveryWorker } from './delivery/worker.js';
 import { createBuiltinSolver } from './auction/builtin-solver.js';
 import { createSettlementDriver } from './auction/driver.js';
 import { createExternalSolver } from './auction/external-solver.js';
@@ -42,6 +50,7 @@ import { devnetSolver } from './chain/devnet/deploy.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
 import { createQuoteQueries } from './queries/quotes.js';
+import { createSubscriptionQueries } from './queries/subscriptions.js';
 import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
@@ -130,6 +139,13 @@ export async function startService(
       onError: warn('projection batch failed; retrying'),
     });
     stack.push(() => projections.stop());
+
+    // Delivers the outbox the notices projector fills (its migration, run by startProjections,
+    // created the table). Every instance may run one: rows are claimed with leases.
+    if (config.notifications.enabled) {
+      const delivery = startDeliveryWorker({ db, config: config.notifications, logger });
+      stack.push(() => delivery.stop());
+    }
 
     // The token endpoints' chain reads (holders from Transfer logs, token decimals). Started
     // after the projections, whose orders table names the traded tokens.
@@ -225,6 +241,17 @@ export async function startService(
       validity: config.validity,
       appDataSizeLimit: config.appDataSizeLimit,
     };
+    const subscriptionDeps: SubscriptionsDeps = {
+      ledger,
+      clock,
+      enabled: config.notifications.enabled,
+      apiKey: config.notifications.apiKey,
+      channels: {
+        email: config.notifications.email !== null,
+        webpush: config.notifications.webPush !== null,
+        telegram: config.notifications.telegram !== null,
+      },
+    };
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>
@@ -270,6 +297,10 @@ export async function startService(
             document,
             hash,
           ),
+        subscribe: (account, request) => subscribe(subscriptionDeps, account, request),
+        unsubscribe: (account, request) => unsubscribe(subscriptionDeps, account, request),
+        authoriseSubscriptionsRead: (account, credentials) =>
+          authoriseListing(subscriptionDeps, account, credentials),
       },
       queries: {
         orders: orderQueries,
@@ -278,6 +309,8 @@ export async function startService(
         trades: createTradeQueries(db, orderQueries),
         auctions: createAuctionQueries(db),
         competitions,
+        subscriptions: createSubscriptionQueries(db),
+        notices: createNoticeQueries(db),
       },
       readYourWrites: async (projector, position) => {
         const caughtUp = await projections.waitFor(
@@ -293,6 +326,10 @@ export async function startService(
       appDataSizeLimit: config.appDataSizeLimit,
       liveNetworks: chains.names,
       rateLimits: { store: rateLimitStore, ...config.rateLimits },
+      notificationsApi: {
+        enabled: config.notifications.enabled,
+        apiKeyConfigured: config.notifications.apiKey !== null,
+      },
     };
 
     const server: Server = createHttpApp(deps).listen(config.port, config.host);

@@ -30,8 +30,8 @@ import type { DevnetAccount } from '../../src/chain/devnet/deploy.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
 
 export interface DemoOptions {
-  /** The devnet order book, e.g. http://127.0.0.1:8080/devnet */
-  orderBookUrl: string;
+  /** The service, e.g. http://127.0.0.1:8080 (the devnet's order book is under /devnet). */
+  serviceUrl: string;
   /** The devnet's JSON-RPC, e.g. http://127.0.0.1:8545 */
   rpcUrl: string;
   /** Two funded accounts that approved the vault relayer: the WETH seller and the DUSD seller. */
@@ -41,8 +41,18 @@ export interface DemoOptions {
   report(line: string): void;
 }
 
+/** As `GET /accounts/{account}/notifications` shows one. */
+export interface DemoNotice {
+  id: string;
+  type: string;
+  message: string;
+  metadata: { orderId?: string };
+}
+
 export interface DemoResult {
   uids: [string, string];
+  /** Each trader's notices about its order; null when the service's notifications are off. */
+  notices: [DemoNotice[], DemoNotice[]] | null;
   txHash: string;
   auctionId: number;
   orders: [EnrichedOrder, EnrichedOrder];
@@ -90,7 +100,7 @@ export async function runDemoTrade(options: DemoOptions): Promise<DemoResult> {
   const api = new OrderBookApi({
     chainId: CHAIN_ID,
     env: 'prod',
-    baseUrls: { [CHAIN_ID]: options.orderBookUrl } as ApiBaseUrls,
+    baseUrls: { [CHAIN_ID]: `${options.serviceUrl}/devnet` } as ApiBaseUrls,
     backoffOpts: { numOfAttempts: 1 },
     limiterOpts: { tokensPerInterval: 100, interval: 'second' },
   });
@@ -203,7 +213,15 @@ export async function runDemoTrade(options: DemoOptions): Promise<DemoResult> {
       );
     }
 
-    const competition = await api.getSolverCompetition(txHash);
+    // Its transaction is listed once the indexer's Settlement log reaches the read model too.
+    const competition = await until(
+      'the competition to list the settlement',
+      deadline,
+      async () => {
+        const found = await api.getSolverCompetition(txHash);
+        return found.transactionHashes?.includes(txHash) ? found : null;
+      },
+    );
     const winner = competition.solutions?.find((s) => s.isWinner);
     report(
       `competition auction ${competition.auctionId}: ${competition.solutions?.length ?? 0} solution(s), winner ${winner?.solverAddress} scored ${winner?.score} (native atoms)`,
@@ -227,8 +245,10 @@ export async function runDemoTrade(options: DemoOptions): Promise<DemoResult> {
         `surplus ${sides[i]!.trader.address} has earned ${formatUnits(totalSurplus ?? '0', 18)} native tokens of surplus (${uid.slice(0, 10)}…)`,
       );
     }
+    const notices = await noticesOf(options.serviceUrl, sides, uids, deadline, report);
     return {
       uids: [first, second],
+      notices,
       txHash,
       auctionId: competition.auctionId!,
       orders,
@@ -238,4 +258,37 @@ export async function runDemoTrade(options: DemoOptions): Promise<DemoResult> {
   } finally {
     chain.destroy();
   }
+}
+
+/**
+ * Each trader's notices about its order, once the fill's notice is there; reported line by
+ * line. Null when the service answers 503: its notifications are off (no NOTIFICATIONS_API_KEY).
+ */
+async function noticesOf(
+  serviceUrl: string,
+  sides: readonly { trader: DevnetAccount }[],
+  uids: readonly string[],
+  deadline: number,
+  report: (line: string) => void,
+): Promise<[DemoNotice[], DemoNotice[]] | null> {
+  const found: DemoNotice[][] = [];
+  for (const [i, { trader }] of sides.entries()) {
+    const url = `${serviceUrl}/accounts/${trader.address}/notifications`;
+    const mine = await until(`the notice of ${uids[i]}'s fill`, deadline, async () => {
+      const response = await fetch(url, { headers: { 'cache-control': 'no-cache' } });
+      if (response.status === 503) return 'off' as const;
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+      const notices = ((await response.json()) as DemoNotice[]).filter(
+        (n) => n.metadata.orderId === uids[i],
+      );
+      return notices.some((n) => n.type === 'order_filled') ? notices : null;
+    });
+    if (mine === 'off') {
+      report('notices are off: start the service with NOTIFICATIONS_API_KEY set to see them');
+      return null;
+    }
+    for (const notice of [...mine].reverse()) report(`notice  ${notice.type}: ${notice.message}`);
+    found.push(mine);
+  }
+  return found as [DemoNotice[], DemoNotice[]];
 }

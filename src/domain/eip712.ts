@@ -76,7 +76,7 @@ function writeHash(buf: Buffer, word: number, hash: Uint8Array | undefined, what
 }
 
 /** keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ structHash). */
-function typedDataDigest(domainSeparator: Uint8Array, structHash: Uint8Array): Uint8Array {
+export function typedDataDigest(domainSeparator: Uint8Array, structHash: Uint8Array): Uint8Array {
   const message = Buffer.allocUnsafe(2 + 2 * WORD);
   message[0] = 0x19;
   message[1] = 0x01;

@@ -12,8 +12,10 @@ import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
 import { metaRouter } from './routes/meta.js';
+import { notificationsRouter } from './routes/notifications.js';
 import { ordersRouter } from './routes/orders.js';
 import { quotesRouter } from './routes/quotes.js';
+import { subscriptionsRouter } from './routes/subscriptions.js';
 import { tokensRouter } from './routes/tokens.js';
 import { tradesRouter } from './routes/trades.js';
 
@@ -44,6 +46,10 @@ export function createHttpApp(deps: HttpDeps): Koa {
   });
   // The token endpoints live outside the order book's `/{network}` prefix: `/{chainId}/tokens`.
   app.use(tokensRouter(deps).routes());
+  // An account's delivery channels, on every network: `/accounts/{account}/subscriptions`.
+  app.use(subscriptionsRouter(deps).routes());
+  // An account's notices, on every network: `/accounts/{account}/notifications`.
+  app.use(notificationsRouter(deps).routes());
   app.use(perNetwork.routes());
   app.use(
     perNetwork.allowedMethods({

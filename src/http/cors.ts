@@ -2,7 +2,8 @@
 import type { Middleware } from 'koa';
 
 const METHODS = 'GET,POST,DELETE,OPTIONS,PUT,PATCH,HEAD';
-const HEADERS = 'origin,content-type,x-auth-token,x-appid';
+// x-api-key, x-signature and x-issued-at: the subscription routes' credentials.
+const HEADERS = 'origin,content-type,x-auth-token,x-appid,x-api-key,x-signature,x-issued-at';
 
 export const cors: Middleware = async (ctx, next) => {
   ctx.set('Access-Control-Allow-Origin', '*');

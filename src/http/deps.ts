@@ -4,16 +4,27 @@ import type { CancellationRequest } from '../commands/cancel-orders.js';
 import type { CreatedQuote } from '../commands/create-quote.js';
 import type { PlacedOrder } from '../commands/place-order.js';
 import type { RegisterAppDataResult } from '../commands/register-app-data.js';
+import type {
+  SubscribeResult,
+  SubscriptionCredentials,
+  UnsubscribeResult,
+} from '../commands/subscriptions.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { AuctionQueries } from '../queries/auctions.js';
 import type { CompetitionQueries } from '../queries/competitions.js';
+import type { NoticeQueries } from '../queries/notices.js';
 import type { OrderQueries } from '../queries/orders.js';
+import type { SubscriptionQueries } from '../queries/subscriptions.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
 import type { TradeQueries } from '../queries/trades.js';
 import type { RateLimitDeps } from './rate-limit.js';
-import type { OrderCreationBody, OrderQuoteBody } from '../../schemas/validators.js';
+import type {
+  OrderCreationBody,
+  OrderQuoteBody,
+  SubscriptionCreateBody,
+} from '../../schemas/validators.js';
 
 export interface Commands {
   placeOrder(network: Network, body: OrderCreationBody): Promise<PlacedOrder>;
@@ -27,6 +38,18 @@ export interface Commands {
   nativePrice(network: Network, token: Address): Promise<{ price: number }>;
   /** A whole token's value in US dollars (GET /{chainId}/tokens/{token}/usdPrice). */
   usdPrice(network: Network, token: Address): Promise<{ price: number }>;
+  /** POST /accounts/{account}/subscriptions (src/commands/subscriptions.ts). */
+  subscribe(
+    account: Address,
+    request: { channel: SubscriptionCreateBody['channel']; credentials: SubscriptionCredentials },
+  ): Promise<SubscribeResult>;
+  /** DELETE /accounts/{account}/subscriptions/{id}. */
+  unsubscribe(
+    account: Address,
+    request: { id: string; credentials: SubscriptionCredentials },
+  ): Promise<UnsubscribeResult>;
+  /** Throws the refusal unless the credentials may list the account's subscriptions. */
+  authoriseSubscriptionsRead(account: Address, credentials: SubscriptionCredentials): void;
 }
 
 export interface HttpDeps {
@@ -38,9 +61,14 @@ export interface HttpDeps {
     trades: TradeQueries;
     auctions: AuctionQueries;
     competitions: CompetitionQueries;
+    subscriptions: SubscriptionQueries;
+    notices: NoticeQueries;
   };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
-  readYourWrites(projector: 'orders' | 'app-data' | 'quotes', position: string): Promise<void>;
+  readYourWrites(
+    projector: 'orders' | 'app-data' | 'quotes' | 'notices',
+    position: string,
+  ): Promise<void>;
   clock: () => Date;
   version: string;
   logger: Logger;
@@ -49,4 +77,6 @@ export interface HttpDeps {
   liveNetworks: ReadonlySet<string>;
   /** Per-client budgets of order submissions and quotes, and where they are counted. */
   rateLimits: RateLimitDeps;
+  /** GET /accounts/{account}/notifications answers 503 unless both hold (seed §7.4). */
+  notificationsApi: { enabled: boolean; apiKeyConfigured: boolean };
 }

@@ -52,11 +52,15 @@ describe('e2e: a coincidence of wants traded on the devnet', function () {
     await chain.fund(traders[1].address, DUSD, parseUnits('10000', 18));
     // Auctions every 200 ms: the match comes as soon as both orders are in.
     service = await startTestService({
-      env: { DEVNET_RPC_URL: chain.rpcUrl, DEVNET_AUCTION_INTERVAL_MS: '200' },
+      env: {
+        DEVNET_RPC_URL: chain.rpcUrl,
+        DEVNET_AUCTION_INTERVAL_MS: '200',
+        NOTIFICATIONS_API_KEY: 'e2e-key',
+      },
     });
     balances.push(...(await snapshotBalances()));
     result = await runDemoTrade({
-      orderBookUrl: service.devnet,
+      serviceUrl: service.url,
       rpcUrl: chain.rpcUrl,
       traders,
       timeoutMs: 60_000,
@@ -123,6 +127,15 @@ describe('e2e: a coincidence of wants traded on the devnet', function () {
     expect(winner).to.include({ solverAddress: devnetSolver().address, txHash: result.txHash });
     expect(BigInt(winner.score!) > 0n, `score ${winner.score}`).to.equal(true);
     expect(competition.auction!.orders).to.include.members(result.uids);
+  });
+
+  it('tells each trader of its fill and of the price it beat, in its notices', () => {
+    expect(result.notices).to.not.equal(null);
+    for (const [i, notices] of result.notices!.entries()) {
+      const types = notices.map((n) => n.type);
+      expect(types, `trader ${i}`).to.include.members(['order_filled', 'price_improvement']);
+      expect(notices.every((n) => n.metadata.orderId === result.uids[i])).to.equal(true);
+    }
   });
 
   it('reports every step a newcomer should see', () => {

@@ -2,6 +2,7 @@
  * DESIGN.md §5: the read models built live equal the ones a replay builds. Random ledgers of
  * placements, fills, cancellations, pre-signatures, reorg reverts, app data, auctions (with
  * solutions, filtered orders and prices, their ids out of order and now and then repeated),
+ * orders that expire between auction cuts, delivery subscriptions added and removed,
  * settlement submissions and failures, and unknown events are projected
  * live (with random batch sizes, while the events are still being appended) and replayed (with
  * another random batch size); every projector's tables must then hold exactly the same rows.
@@ -52,6 +53,9 @@ const place = fc.record({
   partiallyFillable: fc.boolean(),
   doc: fc.option(fc.nat({ max: 3 }), { nil: null }),
   quoted: fc.boolean(),
+  // Seconds into the minute the auctions are cut in (2025-01-01T01:00): such an order expires
+  // at the first auction cut after it. Null: valid for years.
+  expiresAt: fc.option(fc.nat({ max: 59 }), { nil: null }),
 });
 const trade = fc.record({
   kind: fc.constant('trade' as const),
@@ -73,6 +77,18 @@ const presign = fc.record({
   // Few blocks, so that logs in equal and in older blocks come up (the log index is unique).
   block: fc.nat({ max: 1 }),
 });
+/** Delivery subscriptions of the order owners; few ids, so that adds and removals repeat. */
+const subscribe = fc.record({
+  kind: fc.constant('subscribe' as const),
+  owner: fc.nat({ max: 2 }),
+  id: fc.nat({ max: 3 }),
+});
+const unsubscribe = fc.record({
+  kind: fc.constant('unsubscribe' as const),
+  // Now and then not the subscription's own account: the removal must not count.
+  owner: fc.nat({ max: 2 }),
+  id: fc.nat({ max: 3 }),
+});
 /** A reorg takes back one of the chain facts recorded so far. */
 const revert = fc.record({ kind: fc.constant('revert' as const), target: fc.nat() });
 const registered = fc.record({
@@ -88,7 +104,7 @@ const auction = fc.record({
   id: fc.nat({ max: 6 }),
   block: fc.nat({ max: 3 }),
   orders: fc.array(fc.nat(), { maxLength: 4 }),
-  filtered: fc.array(fc.nat(), { maxLength: 2 }),
+  filtered: fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 2 }),
   prices: fc.array(fc.tuple(fc.nat({ max: 2 }), fc.bigInt({ min: 1n, max: 10n ** 20n })), {
     maxLength: 3,
   }),
@@ -135,6 +151,8 @@ const action = fc.oneof(
   { arbitrary: auction, weight: 2 },
   { arbitrary: submitted, weight: 1 },
   { arbitrary: failed, weight: 1 },
+  { arbitrary: subscribe, weight: 1 },
+  { arbitrary: unsubscribe, weight: 1 },
   { arbitrary: fc.constant({ kind: 'unknown' as const }), weight: 1 },
 );
 
@@ -147,6 +165,10 @@ const documents = [
   '{"appCode":"a"}',
   '{"appCode":"b"}',
 ];
+
+/** 2025-01-01T01:00:00Z, the minute every auction here is cut in. */
+const CUT_MINUTE = Date.UTC(2025, 0, 1, 1, 0, 0) / 1000;
+const subscriptionId = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
 
 const auctionOrder = (p: OrderPlacedV1): AuctionOrder => ({
   ...p.order,
@@ -182,7 +204,16 @@ function auctionClosed(
     prices: Object.fromEntries(
       a.prices.map(([token, price]) => [address(100 + token), `${price}`]),
     ),
-    filtered: pick(a.filtered, placed).map((p) => ({ uid: p.uid, reason: 'InsufficientBalance' })),
+    filtered: placed.length
+      ? [
+          ...new Map(
+            a.filtered.map(([t, short]) => [
+              placed[t % placed.length]!.uid,
+              short ? ('InsufficientBalance' as const) : ('MissingNativePrice' as const),
+            ]),
+          ),
+        ].map(([uid, reason]) => ({ uid, reason }))
+      : [],
     solutions: a.solutions.map((s, i) => ({
       solver: `solver-${s.solver}`,
       solverAddress: address(50 + s.solver),
@@ -242,6 +273,7 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
             : null,
           order: {
             ...base.order,
+            ...(a.expiresAt === null ? {} : { validTo: CUT_MINUTE + a.expiresAt }),
             sellAmount: a.sell.toString(),
             buyAmount: a.buy.toString(),
             kind: a.side,
@@ -337,6 +369,29 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
         });
         break;
       }
+      case 'subscribe':
+        out.push({
+          type: 'SubscriptionAdded',
+          data: {
+            id: subscriptionId(a.id),
+            account: address(a.owner),
+            channel: { kind: 'webhook', url: `https://example.com/${a.id}`, secret: 'secret' },
+            addedAt: `2025-01-01T00:30:0${out.length % 10}.000Z`,
+            authorisedBy: 'signature',
+          },
+        });
+        break;
+      case 'unsubscribe':
+        out.push({
+          type: 'SubscriptionRemoved',
+          data: {
+            id: subscriptionId(a.id),
+            account: address(a.owner),
+            removedAt: `2025-01-01T00:40:0${out.length % 10}.000Z`,
+            authorisedBy: 'apiKey',
+          },
+        });
+        break;
       case 'unknown':
         out.push('unknown');
         break;
@@ -392,7 +447,8 @@ describe('replay equals live projection (property)', function () {
         async (actions, liveBatch, replayBatch) => {
           // Each run starts from an empty ledger and no read models.
           await t.db.raw('TRUNCATE ledger_events, ledger_streams');
-          await t.db.raw('DROP SCHEMA IF EXISTS read, replay CASCADE');
+          // The delivery outbox too: it outlives replays, which must add nothing to it.
+          await t.db.raw('DROP SCHEMA IF EXISTS read, replay, delivery CASCADE');
           const projectors = allProjectors();
           const engine = await startProjections({
             ledger: t.ledger,
@@ -405,6 +461,7 @@ describe('replay equals live projection (property)', function () {
             for (const p of projectors) {
               if (last) expect(await engine.waitFor(p.name, last, 10_000), p.name).to.equal(true);
             }
+            const outbox = await tableContents(t.db, 'delivery', 'outbox');
             await replayInto({
               ledger: t.ledger,
               db: t.db,
@@ -412,6 +469,7 @@ describe('replay equals live projection (property)', function () {
               schema: 'replay',
               batchSize: replayBatch,
             });
+            expect(await tableContents(t.db, 'delivery', 'outbox'), 'outbox').to.deep.equal(outbox);
             for (const p of projectors) {
               for (const table of p.tables) {
                 expect(await tableContents(t.db, 'replay', table), table).to.deep.equal(

@@ -19,7 +19,6 @@ import {
   streamOf,
   type Address,
   type AuctionClosedV2,
-  type AuctionOrder,
   type DomainEvent,
   type Hex,
   type OrderUid,
@@ -41,6 +40,7 @@ import {
   type OrderParams,
   type SignedOrder,
 } from '../../support/signing.js';
+import { auctionOrderOf } from '../../support/auction-order.js';
 import { waitFor } from '../../support/wait.js';
 
 const NETWORK = 'devnet';
@@ -118,34 +118,6 @@ const traded = (order: SignedOrder): Traded => ({
   sellAmount: order.order.sellAmount,
   buyAmount: order.order.buyAmount,
 });
-
-function auctionOrder(signed: SignedOrder): AuctionOrder {
-  const { order } = signed;
-  return {
-    sellToken: order.sellToken.toLowerCase() as Address,
-    buyToken: order.buyToken.toLowerCase() as Address,
-    receiver: null,
-    sellAmount: order.sellAmount,
-    buyAmount: order.buyAmount,
-    validTo: order.validTo,
-    appData: signed.appDataHash,
-    feeAmount: order.feeAmount,
-    kind: order.kind,
-    partiallyFillable: order.partiallyFillable,
-    sellTokenBalance: order.sellTokenBalance,
-    buyTokenBalance: order.buyTokenBalance,
-    uid: signed.uid,
-    owner: signed.owner,
-    created: Math.floor(Date.now() / 1000),
-    executed: '0',
-    preInteractions: [],
-    postInteractions: [],
-    class: 'limit',
-    signingScheme: 'eip712',
-    signature: signed.body.signature as Hex,
-    protocolFees: [],
-  };
-}
 
 describe('HTTP: the solver competition, order status and total surplus', function () {
   this.timeout(120_000);
@@ -228,7 +200,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       cutAt: new Date().toISOString(),
       deadline: (spec.deadline ?? new Date(Date.now() + HOUR)).toISOString(),
       deadlineBlock: block + 5,
-      orders: (spec.orders ?? []).map(auctionOrder),
+      orders: (spec.orders ?? []).map(auctionOrderOf),
       prices: spec.prices ?? { [WETH]: E18.toString(), [DAI]: '400000000000000' },
       filtered: (spec.filtered ?? []).map((o) => ({ uid: o.uid, reason: 'InsufficientBalance' })),
       solutions,

@@ -1,0 +1,640 @@
+/**
+ * Derives a batch's notices from its events and the per-order state the batch needs, read once
+ * (see `loadPlan`). Events are applied one by one in ledger order to that state, in memory, so
+ * the outcome is the same at any batch boundary; the batch then writes the final state of every
+ * order it changed, its notices, and the outbox rows of the notices it inserted.
+ *
+ * The rules (seed §6, DESIGN.md §4):
+ * - order_filled: a TradeSettled that brings the order's executed amount (sell orders: sold
+ *   before fees; buy orders: bought) to its full amount; order_partially_filled: any other
+ *   TradeSettled of a placed order. Both carry the order's total executed amount.
+ * - price_improvement: beside a fill, when the trade beat the limit price (the surplus).
+ * - order_cancelled: the first OrderCancelled of an order (API or chain), unless it is filled.
+ * - order_expired: the ledger's own clock: each AuctionClosed of a network (at `cutAt`)
+ *   expires every order of that network placed before it whose `validTo` is behind the cut,
+ *   that is not filled, not cancelled and not expired yet; once per order.
+ * - insufficient_balance: an AuctionClosed that filters an open order for InsufficientBalance,
+ *   once per episode: the episode ends when a later AuctionClosed of the network holds the
+ *   order (or when the order is filled, cancelled or expired, after which it is in no auction).
+ * - A reorg (ChainFactReverted) never takes a notice back: the notice told what the chain said
+ *   then. It undoes the trade's amounts (or the invalidation) in the order's state, so later
+ *   notices are right; a trade recorded again after the reorg is noticed again (under the same
+ *   id when it is the same log with the same outcome, which then is not repeated).
+ * Only placed orders have notices: chain facts of a UID never placed are ignored.
+ */
+import type {
+  Address,
+  AuctionClosedV2,
+  DeliveryChannel,
+  OrderCancelledV1,
+  OrderKind,
+  OrderUid,
+  TradeSettledV1,
+} from '../../src/domain/events.js';
+import {
+  cancelledMessage,
+  executedAmount,
+  expiredMessage,
+  filledMessage,
+  insufficientBalanceMessage,
+  isExpiredAt,
+  isFilled,
+  noticeId,
+  noticeTimestamp,
+  partiallyFilledMessage,
+  priceImprovement,
+  priceImprovementMessage,
+  unixSeconds,
+  type Executed,
+  type Notice,
+  type NoticeMetadata,
+  type NoticeOrder,
+  type NoticeType,
+} from '../../src/domain/notices.js';
+import type { EventOf } from '../events.js';
+
+export type NoticeEvent = EventOf<
+  | 'OrderPlaced'
+  | 'OrderCancelled'
+  | 'TradeSettled'
+  | 'ChainFactReverted'
+  | 'AuctionClosed'
+  | 'SubscriptionAdded'
+  | 'SubscriptionRemoved'
+>;
+
+export const NOTICE_EVENT_TYPES: ReadonlySet<NoticeEvent['type']> = new Set([
+  'OrderPlaced',
+  'OrderCancelled',
+  'TradeSettled',
+  'ChainFactReverted',
+  'AuctionClosed',
+  'SubscriptionAdded',
+  'SubscriptionRemoved',
+]);
+
+/** A `notice_orders` row, amounts as decimal strings. */
+export interface NoticeOrderRow {
+  network: string;
+  uid: string;
+  owner: string;
+  sell_token: string;
+  buy_token: string;
+  sell_amount: string;
+  buy_amount: string;
+  kind: string;
+  partially_fillable: boolean;
+  valid_to: number;
+  executed_sell: string;
+  executed_buy: string;
+  executed_fee: string;
+  filled: boolean;
+  api_cancelled: boolean;
+  chain_invalidations: number;
+  cancel_seen: boolean;
+  expired: boolean;
+  short_of_balance: boolean;
+}
+
+export interface NoticeRow {
+  id: string;
+  account: string;
+  network: string;
+  type: NoticeType;
+  message: string;
+  timestamp: string;
+  metadata: NoticeMetadata;
+}
+
+/** What the batch must read before deriving: orders by key, and per network the latest cut. */
+export interface LoadPlan {
+  keys: { network: string; uid: string }[];
+  /** Per network with an AuctionClosed in the batch: the latest cut (Unix seconds). */
+  clocks: { network: string; cut: number }[];
+}
+
+/** A notice with the index of the event that made it (for the subscriptions of that moment). */
+export interface SequencedNotice {
+  seq: number;
+  notice: Notice;
+  network: string;
+}
+
+export type SubscriptionEvent = EventOf<'SubscriptionAdded' | 'SubscriptionRemoved'>;
+
+export interface Derived {
+  /** The final state of every order the batch changed. */
+  orders: NoticeOrderRow[];
+  /** In ledger order, each id once (the first one made). */
+  notices: SequencedNotice[];
+  subscriptionEvents: { seq: number; event: SubscriptionEvent }[];
+}
+
+// ---- what to load ------------------------------------------------------------------------
+
+export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
+  const keys = new Map<string, { network: string; uid: string }>();
+  const clocks = new Map<string, number>();
+  const key = (network: string, uid: string) => keys.set(`${network}/${uid}`, { network, uid });
+  for (const e of events) {
+    switch (e.type) {
+      case 'OrderPlaced':
+      case 'OrderCancelled':
+      case 'TradeSettled':
+        key(e.data.network, e.data.uid);
+        break;
+      case 'ChainFactReverted': {
+        const fact = e.data.reverted;
+        if (fact.type === 'TradeSettled' || fact.type === 'OrderCancelled') {
+          key(fact.data.network, fact.data.uid);
+        }
+        break;
+      }
+      case 'AuctionClosed': {
+        const { network, cutAt, filtered } = e.data;
+        const cut = unixSeconds(cutAt);
+        clocks.set(network, Math.max(clocks.get(network) ?? cut, cut));
+        for (const f of filtered) if (f.reason === 'InsufficientBalance') key(network, f.uid);
+        break;
+      }
+      case 'SubscriptionAdded':
+      case 'SubscriptionRemoved':
+        break;
+    }
+  }
+  return {
+    keys: [...keys.values()],
+    clocks: [...clocks].map(([network, cut]) => ({ network, cut })),
+  };
+}
+
+export const isEmptyPlan = (plan: LoadPlan): boolean =>
+  plan.keys.length === 0 && plan.clocks.length === 0;
+
+// ---- the per-order state -----------------------------------------------------------------
+
+interface OrderState extends NoticeOrder {
+  partiallyFillable: boolean;
+  validTo: number;
+  executed: Executed;
+  apiCancelled: boolean;
+  chainInvalidations: number;
+  cancelSeen: boolean;
+  expired: boolean;
+  shortOfBalance: boolean;
+}
+
+function fromRow(r: NoticeOrderRow): OrderState {
+  return {
+    network: r.network,
+    uid: r.uid as OrderUid,
+    owner: r.owner as Address,
+    sellToken: r.sell_token as Address,
+    buyToken: r.buy_token as Address,
+    sellAmount: BigInt(r.sell_amount),
+    buyAmount: BigInt(r.buy_amount),
+    kind: r.kind as OrderKind,
+    partiallyFillable: r.partially_fillable,
+    validTo: Number(r.valid_to),
+    executed: {
+      sell: BigInt(r.executed_sell),
+      buy: BigInt(r.executed_buy),
+      fee: BigInt(r.executed_fee),
+    },
+    apiCancelled: r.api_cancelled,
+    chainInvalidations: r.chain_invalidations,
+    cancelSeen: r.cancel_seen,
+    expired: r.expired,
+    shortOfBalance: r.short_of_balance,
+  };
+}
+
+function toRow(o: OrderState): NoticeOrderRow {
+  return {
+    network: o.network,
+    uid: o.uid,
+    owner: o.owner,
+    sell_token: o.sellToken,
+    buy_token: o.buyToken,
+    sell_amount: o.sellAmount.toString(),
+    buy_amount: o.buyAmount.toString(),
+    kind: o.kind,
+    partially_fillable: o.partiallyFillable,
+    valid_to: o.validTo,
+    executed_sell: o.executed.sell.toString(),
+    executed_buy: o.executed.buy.toString(),
+    executed_fee: o.executed.fee.toString(),
+    filled: isFilled(o, o.executed),
+    api_cancelled: o.apiCancelled,
+    chain_invalidations: o.chainInvalidations,
+    cancel_seen: o.cancelSeen,
+    expired: o.expired,
+    short_of_balance: o.shortOfBalance,
+  };
+}
+
+const filled = (o: OrderState) => isFilled(o, o.executed);
+const cancelled = (o: OrderState) => o.apiCancelled || o.chainInvalidations > 0;
+/** Neither filled, cancelled nor expired: it can expire, and take part in auctions. */
+const isOpen = (o: OrderState) => !o.expired && !filled(o) && !cancelled(o);
+
+/** Per network, the orders that may expire, soonest `validTo` first (a binary min-heap). */
+class ExpiryQueue {
+  private readonly heap: OrderState[] = [];
+
+  push(o: OrderState): void {
+    const h = this.heap;
+    h.push(o);
+    for (let i = h.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (h[parent]!.validTo <= h[i]!.validTo) break;
+      [h[parent], h[i]] = [h[i]!, h[parent]!];
+      i = parent;
+    }
+  }
+
+  /** Removes and returns the soonest order if its `validTo` is below `cut`. */
+  popBefore(cut: number): OrderState | undefined {
+    const h = this.heap;
+    if (h.length === 0 || h[0]!.validTo >= cut) return undefined;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let least = i;
+        if (l < h.length && h[l]!.validTo < h[least]!.validTo) least = l;
+        if (r < h.length && h[r]!.validTo < h[least]!.validTo) least = r;
+        if (least === i) break;
+        [h[least], h[i]] = [h[i]!, h[least]!];
+        i = least;
+      }
+    }
+    return top;
+  }
+}
+
+// ---- the derivation ----------------------------------------------------------------------
+
+/**
+ * Applies the batch's events in order to `loaded` (the rows `loadPlan` asked for: every order
+ * the events name, the orders in an insufficient-balance episode and the orders that may expire
+ * by the batch's latest cut, of each network with an auction in the batch).
+ */
+export function deriveNotices(
+  events: readonly NoticeEvent[],
+  loaded: readonly NoticeOrderRow[],
+): Derived {
+  const orders = new Map<string, OrderState>();
+  const dirty = new Set<OrderState>();
+  const expiring = new Map<string, ExpiryQueue>();
+  const notices = new Map<string, SequencedNotice>();
+  const subscriptionEvents: Derived['subscriptionEvents'] = [];
+  const keyOf = (network: string, uid: string) => `${network}/${uid}`;
+
+  const mayExpire = (o: OrderState) => {
+    if (!isOpen(o)) return;
+    let queue = expiring.get(o.network);
+    if (!queue) expiring.set(o.network, (queue = new ExpiryQueue()));
+    queue.push(o);
+  };
+  for (const row of loaded) {
+    const o = fromRow(row);
+    orders.set(keyOf(o.network, o.uid), o);
+    mayExpire(o);
+  }
+
+  let seq = 0;
+  const notice = (
+    o: OrderState,
+    type: NoticeType,
+    discriminator: readonly (string | number)[],
+    message: string,
+    time: string,
+    extra: Omit<NoticeMetadata, 'orderId' | 'network'> = {},
+  ) => {
+    const id = noticeId(type, o.network, o.uid, ...discriminator);
+    if (notices.has(id)) return;
+    notices.set(id, {
+      seq,
+      network: o.network,
+      notice: {
+        id,
+        account: o.owner,
+        type,
+        message,
+        timestamp: noticeTimestamp(time),
+        metadata: { orderId: o.uid, ...extra, network: o.network },
+      },
+    });
+  };
+  /** Closed orders take part in no auction: their episode, if any, ends. */
+  const closeEpisode = (o: OrderState) => {
+    if (!isOpen(o)) o.shortOfBalance = false;
+  };
+
+  const trade = (d: TradeSettledV1) => {
+    const o = orders.get(keyOf(d.network, d.uid));
+    if (!o) return;
+    const amounts = {
+      sellAmount: BigInt(d.sellAmount),
+      buyAmount: BigInt(d.buyAmount),
+      feeAmount: BigInt(d.feeAmount),
+    };
+    const before = filled(o);
+    o.executed = {
+      sell: o.executed.sell + amounts.sellAmount,
+      buy: o.executed.buy + amounts.buyAmount,
+      fee: o.executed.fee + amounts.feeAmount,
+    };
+    dirty.add(o);
+    const log = [d.chain.blockHash, d.chain.logIndex];
+    const executedAmountText = executedAmount(o.kind, o.executed).toString();
+    if (!before && filled(o)) {
+      notice(o, 'order_filled', log, filledMessage(o, o.executed), d.settledAt, {
+        executedAmount: executedAmountText,
+      });
+    } else {
+      notice(
+        o,
+        'order_partially_filled',
+        log,
+        partiallyFilledMessage(o, amounts, o.executed),
+        d.settledAt,
+        { executedAmount: executedAmountText },
+      );
+    }
+    const improvement = priceImprovement(o, amounts);
+    if (improvement) {
+      notice(o, 'price_improvement', log, priceImprovementMessage(o, improvement), d.settledAt, {
+        executedAmount: executedAmountText,
+        surplus: improvement.surplus.toString(),
+        surplusToken: improvement.token,
+      });
+    }
+    closeEpisode(o);
+  };
+
+  const untrade = (d: TradeSettledV1) => {
+    const o = orders.get(keyOf(d.network, d.uid));
+    if (!o) return;
+    o.executed = {
+      sell: o.executed.sell - BigInt(d.sellAmount),
+      buy: o.executed.buy - BigInt(d.buyAmount),
+      fee: o.executed.fee - BigInt(d.feeAmount),
+    };
+    dirty.add(o);
+    // Open again, it may yet expire.
+    mayExpire(o);
+  };
+
+  const cancel = (d: OrderCancelledV1) => {
+    const o = orders.get(keyOf(d.network, d.uid));
+    if (!o) return;
+    if (d.source === 'chain') o.chainInvalidations += 1;
+    else o.apiCancelled = true;
+    dirty.add(o);
+    if (!o.cancelSeen) {
+      o.cancelSeen = true;
+      if (!filled(o))
+        notice(o, 'order_cancelled', [], cancelledMessage(o, d.source), d.cancelledAt);
+    }
+    closeEpisode(o);
+  };
+
+  const uninvalidate = (d: OrderCancelledV1) => {
+    const o = orders.get(keyOf(d.network, d.uid));
+    if (!o || o.chainInvalidations === 0) return;
+    o.chainInvalidations -= 1;
+    dirty.add(o);
+    mayExpire(o);
+  };
+
+  const auction = (a: AuctionClosedV2) => {
+    const cut = unixSeconds(a.cutAt);
+    // Expiry first: the cut left out what had expired by then.
+    const queue = expiring.get(a.network);
+    for (let o = queue?.popBefore(cut); o; o = queue!.popBefore(cut)) {
+      // Closed since it was queued (it is queued again if a reorg reopens it).
+      if (!isOpen(o) || !isExpiredAt(o.validTo, a.cutAt)) continue;
+      o.expired = true;
+      dirty.add(o);
+      notice(o, 'order_expired', [], expiredMessage(o, o.executed), a.cutAt, {
+        auctionId: a.id,
+      });
+      closeEpisode(o);
+    }
+    for (const held of a.orders) {
+      const o = orders.get(keyOf(a.network, held.uid));
+      if (o?.shortOfBalance) {
+        o.shortOfBalance = false;
+        dirty.add(o);
+      }
+    }
+    for (const f of a.filtered) {
+      if (f.reason !== 'InsufficientBalance') continue;
+      const o = orders.get(keyOf(a.network, f.uid));
+      if (!o || o.shortOfBalance || !isOpen(o)) continue;
+      o.shortOfBalance = true;
+      dirty.add(o);
+      notice(o, 'insufficient_balance', [a.id], insufficientBalanceMessage(o), a.cutAt, {
+        auctionId: a.id,
+      });
+    }
+  };
+
+  for (const e of events) {
+    switch (e.type) {
+      case 'OrderPlaced': {
+        const d = e.data;
+        const key = keyOf(d.network, d.uid);
+        // A repeated placement changes nothing: the first one stays.
+        if (orders.has(key)) break;
+        const o: OrderState = {
+          network: d.network,
+          uid: d.uid,
+          owner: d.owner,
+          sellToken: d.order.sellToken,
+          buyToken: d.order.buyToken,
+          sellAmount: BigInt(d.order.sellAmount),
+          buyAmount: BigInt(d.order.buyAmount),
+          kind: d.order.kind,
+          partiallyFillable: d.order.partiallyFillable,
+          validTo: d.order.validTo,
+          executed: { sell: 0n, buy: 0n, fee: 0n },
+          apiCancelled: false,
+          chainInvalidations: 0,
+          cancelSeen: false,
+          expired: false,
+          shortOfBalance: false,
+        };
+        orders.set(key, o);
+        dirty.add(o);
+        mayExpire(o);
+        break;
+      }
+      case 'TradeSettled':
+        trade(e.data);
+        break;
+      case 'OrderCancelled':
+        cancel(e.data);
+        break;
+      case 'ChainFactReverted': {
+        const fact = e.data.reverted;
+        if (fact.type === 'TradeSettled') untrade(fact.data);
+        else if (fact.type === 'OrderCancelled') uninvalidate(fact.data);
+        break;
+      }
+      case 'AuctionClosed':
+        auction(e.data);
+        break;
+      case 'SubscriptionAdded':
+      case 'SubscriptionRemoved':
+        subscriptionEvents.push({ seq, event: e });
+        break;
+    }
+    seq++;
+  }
+  return { orders: [...dirty].map(toRow), notices: [...notices.values()], subscriptionEvents };
+}
+
+// ---- subscriptions and the outbox --------------------------------------------------------
+
+/** A `subscriptions` row as the batch reads it. */
+export interface LoadedSubscription {
+  id: string;
+  account: string;
+  channel: DeliveryChannel;
+  removed: boolean;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  account: string;
+  channel: DeliveryChannel;
+  added_at: string;
+  removed_at: string | null;
+}
+
+export interface OutboxRow {
+  notice_id: string;
+  subscription_id: string;
+  account: string;
+  channel: DeliveryChannel;
+  notice: Notice;
+}
+
+/** The subscriptions to read: of the accounts with new notices, and those the events name. */
+export function subscriptionsToLoad(
+  derived: Derived,
+  inserted: ReadonlySet<string>,
+): { accounts: string[]; ids: string[] } {
+  const accounts = new Set<string>();
+  for (const n of derived.notices) if (inserted.has(n.notice.id)) accounts.add(n.notice.account);
+  return {
+    accounts: [...accounts],
+    ids: [...new Set(derived.subscriptionEvents.map((s) => s.event.data.id))],
+  };
+}
+
+/**
+ * Plays the batch's subscription events, in ledger order between its notices, on the stored
+ * subscriptions: every inserted notice goes to the account's subscriptions active at that
+ * point. A subscription id is added once (a repeated SubscriptionAdded changes nothing) and
+ * removed once, by its own account.
+ */
+export function applySubscriptions(
+  loaded: readonly LoadedSubscription[],
+  derived: Derived,
+  inserted: ReadonlySet<string>,
+): {
+  added: SubscriptionRow[];
+  removed: { id: string; removed_at: string }[];
+  outbox: OutboxRow[];
+} {
+  interface Sub {
+    id: string;
+    account: string;
+    channel: DeliveryChannel;
+    active: boolean;
+    /** Null: stored before the batch. */
+    addedAt: string | null;
+    /** When the batch removed it. */
+    removedAt: string | null;
+  }
+  const byId = new Map<string, Sub>();
+  const byAccount = new Map<string, Sub[]>();
+  const remember = (s: Sub) => {
+    byId.set(s.id, s);
+    byAccount.set(s.account, [...(byAccount.get(s.account) ?? []), s]);
+  };
+  for (const s of loaded) {
+    remember({ ...s, active: !s.removed, addedAt: null, removedAt: null });
+  }
+
+  const outbox: OutboxRow[] = [];
+  const timeline = [
+    ...derived.subscriptionEvents.map((s) => ({ seq: s.seq, event: s.event, notice: null })),
+    ...derived.notices
+      .filter((n) => inserted.has(n.notice.id))
+      .map((n) => ({ seq: n.seq, event: null, notice: n.notice })),
+  ].sort((a, b) => a.seq - b.seq);
+
+  for (const step of timeline) {
+    const notice = step.notice;
+    if (notice) {
+      for (const s of byAccount.get(notice.account) ?? []) {
+        if (!s.active) continue;
+        outbox.push({
+          notice_id: notice.id,
+          subscription_id: s.id,
+          account: s.account,
+          channel: s.channel,
+          notice,
+        });
+      }
+      continue;
+    }
+    const e = step.event!;
+    if (e.type === 'SubscriptionAdded') {
+      const d = e.data;
+      if (byId.has(d.id)) continue;
+      remember({
+        id: d.id,
+        account: d.account,
+        channel: d.channel,
+        active: true,
+        addedAt: d.addedAt,
+        removedAt: null,
+      });
+    } else {
+      const d = e.data;
+      const s = byId.get(d.id);
+      if (!s?.active || s.account !== d.account) continue;
+      s.active = false;
+      s.removedAt = d.removedAt;
+    }
+  }
+  const all = [...byId.values()];
+  return {
+    added: all.flatMap((s) =>
+      s.addedAt === null
+        ? []
+        : [
+            {
+              id: s.id,
+              account: s.account,
+              channel: s.channel,
+              added_at: s.addedAt,
+              removed_at: s.removedAt,
+            },
+          ],
+    ),
+    removed: all.flatMap((s) =>
+      s.addedAt === null && s.removedAt !== null ? [{ id: s.id, removed_at: s.removedAt }] : [],
+    ),
+    outbox,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The notices projector: what GET /accounts/{account}/notifications serves, and the delivery
+ * outbox rows of every new notice (one per subscription of its account active at that point
+ * of the ledger), written in the same transaction. The rules are in ./batch.ts.
+ */
+import { eventsOfTypes } from '../events.js';
+import type { Projector } from '../projector.js';
+import { perSchema } from '../sql.js';
+import {
+  applySubscriptions,
+  deriveNotices,
+  isEmptyPlan,
+  loadPlan,
+  NOTICE_EVENT_TYPES,
+  subscriptionsToLoad,
+  type LoadedSubscription,
+  type NoticeEvent,
+  type NoticeOrderRow,
+  type NoticeRow,
+} from './batch.js';
+import { migrateNotices, NOTICE_TABLES } from './migrations.js';
+import {
+  loadBindings,
+  noticeColumns,
+  noticesStatements,
+  orderColumns,
+  outboxColumns,
+  removalColumns,
+  subscriptionBindings,
+  subscriptionColumns,
+} from './statements.js';
+
+type Rows<Row> = { rows: Row[] };
+
+export function noticesProjector(): Projector {
+  const sqlFor = perSchema(noticesStatements);
+
+  return {
+    name: 'notices',
+    version: 1,
+    tables: NOTICE_TABLES,
+    migrate: migrateNotices,
+    async handle(trx, events, schema) {
+      const batch = eventsOfTypes<NoticeEvent['type']>(events, NOTICE_EVENT_TYPES);
+      if (batch.length === 0) return;
+      const sql = sqlFor(schema);
+
+      const plan = loadPlan(batch);
+      const loaded = isEmptyPlan(plan)
+        ? []
+        : ((await trx.raw(sql.loadOrders, loadBindings(plan))) as Rows<NoticeOrderRow>).rows;
+      const derived = deriveNotices(batch, loaded);
+
+      await orderColumns.run(trx, sql.upsertOrders, derived.orders);
+      const inserted = new Set<string>();
+      if (derived.notices.length > 0) {
+        const rows = derived.notices.map(({ notice, network }): NoticeRow => ({
+          ...notice,
+          network,
+        }));
+        const result = (await trx.raw(sql.insertNotices, noticeColumns.bindings(rows))) as Rows<{
+          id: string;
+        }>;
+        for (const { id } of result.rows) inserted.add(id);
+      }
+
+      const toLoad = subscriptionsToLoad(derived, inserted);
+      if (toLoad.accounts.length === 0 && toLoad.ids.length === 0) return;
+      const subscriptions = (
+        (await trx.raw(
+          sql.loadSubscriptions,
+          subscriptionBindings(toLoad),
+        )) as Rows<LoadedSubscription>
+      ).rows;
+      const { added, removed, outbox } = applySubscriptions(subscriptions, derived, inserted);
+      await subscriptionColumns.run(trx, sql.insertSubscriptions, added);
+      await removalColumns.run(trx, sql.removeSubscriptions, removed);
+      await outboxColumns.run(trx, sql.insertOutbox, outbox);
+    },
+  };
+}

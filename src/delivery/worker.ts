@@ -1,0 +1,342 @@
+/**
+ * The delivery worker: takes due rows from the outbox and delivers each through its channel,
+ * with retries and exponential backoff, at least once.
+ *
+ * Rows are independent, and grouped by destination (a webhook's origin, a push service, the
+ * SMTP relay, the Bot API; see outbox.ts). Each destination runs at most `perDestination`
+ * attempts at once, each bounded by its own deadline (`timeoutMs`), and the worker holds at
+ * most `2 × perDestination` of its rows (the next ones wait their turn in memory, so the
+ * database round trip of a claim overlaps the attempts); a claim passes over destinations at
+ * that limit. So a receiver that is down fails its own rows quickly, one that hangs holds a
+ * bounded share of the worker until its deadlines, and neither delays another destination's
+ * rows; nor does any of it touch the projectors, which only insert rows.
+ *
+ * The loop claims every `pollIntervalMs`, and sooner after a claim that took all it could (more
+ * may be due): as soon as enough attempts finished. Outcomes are written in batches. Several
+ * workers (in several instances) may run at once: claims are leases (see outbox.ts). The lease
+ * outlasts a row's wait behind its destination's attempts plus its own attempt.
+ *
+ * `stop()` stops claiming, puts back the rows not started yet, lets attempts in flight finish
+ * for up to `stopGraceMs`, then aborts the rest and puts their rows back too (due at once, no
+ * attempt counted); if even that write fails, the lease runs out and another worker takes them.
+ * Nothing is lost across a restart.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { NotificationsConfig } from '../config.js';
+import { backoffDelayMs } from './backoff.js';
+import { DeliveryError, describeError, type Channel, type ChannelKind } from './channel.js';
+import { createEmailChannel } from './channels/email.js';
+import { createTelegramChannel } from './channels/telegram.js';
+import { createWebhookChannel } from './channels/webhook.js';
+import { createWebPushChannel } from './channels/webpush.js';
+import { createHttpClient, type HttpClient } from './http.js';
+import { claimDue, recordOutcomes, type Outcome, type OutboxRow } from './outbox.js';
+
+export interface DeliveryWorkerOptions {
+  db: Knex;
+  config: Pick<NotificationsConfig, 'delivery' | 'email' | 'webPush' | 'telegram'>;
+  logger: Logger;
+  /** Rows the worker holds (attempting, waiting their turn, being recorded) at most. Default 128. */
+  concurrency?: number;
+  /** Attempts in flight per destination at most. Default 16. */
+  perDestination?: number;
+  /** Deadline of one attempt, every channel. Default `config.delivery.webhookTimeoutMs`. */
+  timeoutMs?: number;
+  /** How long a claim keeps a row from other workers. Default 3 × timeoutMs + 10 s. */
+  leaseMs?: number;
+  /** How long `stop()` lets attempts in flight finish before aborting them. Default 1 s. */
+  stopGraceMs?: number;
+  /** Jitter source of the backoff. Default Math.random. */
+  random?: () => number;
+}
+
+export interface DeliveryWorker {
+  stop(): Promise<void>;
+}
+
+type Channels = { [K in ChannelKind]: Channel<K> | { disabled: string } };
+
+/** The channels the configuration enables; a null one fails its rows, saying why. */
+function createChannels(
+  config: DeliveryWorkerOptions['config'],
+  timeoutMs: number,
+  client: HttpClient,
+): Channels {
+  return {
+    webhook: createWebhookChannel(client),
+    email: config.email
+      ? createEmailChannel({ ...config.email, timeoutMs })
+      : { disabled: 'e-mail delivery is not configured (SMTP_URL is unset)' },
+    webpush: config.webPush
+      ? createWebPushChannel(config.webPush, client)
+      : {
+          disabled:
+            'web push is not configured (WEB_PUSH_VAPID_PUBLIC_KEY / WEB_PUSH_VAPID_PRIVATE_KEY are unset)',
+        },
+    telegram: config.telegram
+      ? createTelegramChannel(config.telegram, client)
+      : { disabled: 'Telegram delivery is not configured (TELEGRAM_BOT_TOKEN is unset)' },
+  };
+}
+
+/** The worker stopped during the attempt. */
+class Stopped extends Error {}
+
+/** One destination's rows held by this worker. */
+interface Lane {
+  attempting: number;
+  waiting: OutboxRow[];
+}
+
+export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, logger: log } = options;
+  const { delivery } = options.config;
+  const concurrency = options.concurrency ?? 128;
+  const perDestination = options.perDestination ?? 16;
+  /** Rows held per destination at most: those attempting and as many waiting. */
+  const heldPerDestination = 2 * perDestination;
+  const timeoutMs = options.timeoutMs ?? delivery.webhookTimeoutMs;
+  // A row waits behind at most one round of its destination's attempts, then makes its own.
+  const leaseMs = options.leaseMs ?? 3 * timeoutMs + 10_000;
+  const stopGraceMs = options.stopGraceMs ?? 1000;
+  const random = options.random ?? Math.random;
+  const client = createHttpClient();
+  const channels = createChannels(options.config, timeoutMs, client);
+  const policy = { baseMs: delivery.backoffBaseMs, maxMs: delivery.backoffMaxMs };
+
+  let stopped = false;
+  /** Aborts each attempt in flight, when the worker stops. */
+  const aborting = new Set<() => void>();
+  let stopAborted = false;
+  const lanes = new Map<string, Lane>();
+  /** Rows claimed and not yet recorded. */
+  let held = 0;
+  const running = new Set<Promise<void>>();
+  /** Attempts finished since the last claim; the loop claims again once enough did. */
+  let finished = 0;
+  let refillAt = Infinity;
+  let wake: (() => void) | null = null;
+
+  // Outcomes are written in batches: one write in progress, the next one collecting.
+  let pending: { outcome: Outcome; done: () => void }[] = [];
+  let flushing: Promise<void> | null = null;
+  const flush = async () => {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        await recordOutcomes(
+          db,
+          batch.map((p) => p.outcome),
+          delivery.maxAttempts,
+        );
+      } catch (error) {
+        // The rows keep their lease; when it runs out they are attempted again.
+        log.warn(
+          { err: error, outcomes: batch.length },
+          'recording delivery outcomes failed; the rows will be retried when their lease ends',
+        );
+      }
+      for (const p of batch) p.done();
+    }
+  };
+  const record = (outcome: Outcome) =>
+    new Promise<void>((resolve) => {
+      pending.push({ outcome, done: resolve });
+      flushing ??= flush().finally(() => (flushing = null));
+    });
+
+  const attempt = async (row: OutboxRow): Promise<void> => {
+    const channel = channels[row.channel.kind] as Channel | { disabled: string } | undefined;
+    if (!channel) throw new DeliveryError('unknown channel kind', { permanent: true });
+    if ('disabled' in channel) throw new DeliveryError(channel.disabled, { permanent: true });
+    // One controller per attempt, aborted at its deadline or by `stop()` (cheaper than
+    // AbortSignal.any on a signal that lives as long as the worker).
+    const controller = new AbortController();
+    let abort = (_reason: 'deadline' | 'stopped') => {};
+    // Channels that cannot take a signal (SMTP) are abandoned at the deadline all the same.
+    const aborted = new Promise<never>((_, reject) => {
+      abort = (reason) => {
+        controller.abort();
+        reject(reason === 'stopped' ? new Stopped() : new Error('deadline'));
+      };
+    });
+    aborted.catch(() => undefined);
+    const timer = setTimeout(() => abort('deadline'), timeoutMs);
+    const stop = () => abort('stopped');
+    aborting.add(stop);
+    try {
+      await Promise.race([channel.deliver(row.notice, row.channel, controller.signal), aborted]);
+    } catch (error) {
+      if (stopAborted) throw new Stopped();
+      if (controller.signal.aborted && !(error instanceof DeliveryError)) {
+        throw new DeliveryError(`no answer within ${timeoutMs} ms`, { cause: error });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      aborting.delete(stop);
+    }
+  };
+
+  const keyOf = (row: OutboxRow) => ({
+    noticeId: row.noticeId,
+    subscriptionId: row.subscriptionId,
+  });
+
+  const outcomeOf = (row: OutboxRow, error: unknown): Outcome => {
+    if (error instanceof Stopped) return { ...keyOf(row), kind: 'released' };
+    const message = describeError(error);
+    const permanent = error instanceof DeliveryError && error.permanent;
+    const attempts = row.attempts + 1;
+    const retryAfter = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
+    const retryInMs = Math.max(backoffDelayMs(attempts, policy, random()), retryAfter);
+    const final = permanent || attempts >= delivery.maxAttempts;
+    log.warn(
+      {
+        noticeId: row.noticeId,
+        subscriptionId: row.subscriptionId,
+        channel: row.channel.kind,
+        attempts,
+        error: message,
+        ...(final ? { failed: true } : { retryInMs }),
+      },
+      final ? 'delivery failed; giving up' : 'delivery failed; will retry',
+    );
+    return { ...keyOf(row), kind: 'failed', error: message, retryInMs, permanent };
+  };
+
+  /** Records `outcome` and lets go of the row. */
+  const settle = (row: OutboxRow, outcome: Outcome) => {
+    const task = record(outcome)
+      .catch((error: unknown) =>
+        log.warn({ err: error, noticeId: row.noticeId }, 'recording a delivery failed'),
+      )
+      .finally(() => {
+        held -= 1;
+        running.delete(task);
+        if (finished >= refillAt) wake?.();
+      });
+    running.add(task);
+  };
+
+  /** Starts the destination's waiting rows while it has attempts to spare. */
+  const pump = (destination: string, lane: Lane) => {
+    while (lane.attempting < perDestination && lane.waiting.length > 0) {
+      const row = lane.waiting.shift()!;
+      if (stopped) {
+        settle(row, { ...keyOf(row), kind: 'released' });
+        continue;
+      }
+      lane.attempting += 1;
+      const task = (async () => {
+        let outcome: Outcome;
+        try {
+          await attempt(row);
+          outcome = { ...keyOf(row), kind: 'delivered' };
+        } catch (error) {
+          outcome = outcomeOf(row, error);
+        }
+        return outcome;
+      })().then((outcome) => {
+        lane.attempting -= 1;
+        running.delete(task);
+        finished += 1;
+        settle(row, outcome);
+        pump(destination, lane);
+      });
+      running.add(task);
+    }
+    if (lane.attempting === 0 && lane.waiting.length === 0) lanes.delete(destination);
+  };
+
+  const take = (rows: OutboxRow[]) => {
+    const touched = new Map<string, Lane>();
+    for (const row of rows) {
+      held += 1;
+      let lane = lanes.get(row.destination);
+      if (!lane) lanes.set(row.destination, (lane = { attempting: 0, waiting: [] }));
+      lane.waiting.push(row);
+      touched.set(row.destination, lane);
+    }
+    for (const [destination, lane] of touched) pump(destination, lane);
+  };
+
+  const heldByDestination = () =>
+    new Map([...lanes].map(([key, lane]) => [key, lane.attempting + lane.waiting.length]));
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopped) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const run = async () => {
+    while (!stopped) {
+      refillAt = Infinity;
+      finished = 0;
+      let full = true;
+      const free = concurrency - held;
+      if (free > 0) {
+        try {
+          const busy = heldByDestination();
+          const rows = await claimDue(db, {
+            limit: free,
+            leaseMs,
+            perDestination: heldPerDestination,
+            busy,
+          });
+          take(rows);
+          const saturated = [...heldByDestination().values()].some((n) => n >= heldPerDestination);
+          full = rows.length === free || (rows.length > 0 && saturated);
+        } catch (error) {
+          full = false;
+          if (!stopped) log.warn({ err: error }, 'claiming deliveries failed; retrying');
+        }
+      }
+      if (stopped) break;
+      if (full) {
+        // More may be due: claim again once half a destination's worth of attempts finished,
+        // or the interval passed, whichever comes first.
+        refillAt = Math.max(1, Math.floor(Math.min(concurrency, perDestination) / 2));
+        if (finished >= refillAt) continue;
+      }
+      await pause(delivery.pollIntervalMs);
+    }
+  };
+
+  const loop = run();
+  let stopping: Promise<void> | null = null;
+  const shutDown = async () => {
+    stopped = true;
+    wake?.();
+    await loop;
+    // Rows waiting their turn go back at once.
+    for (const [destination, lane] of lanes) pump(destination, lane);
+    if (running.size > 0) {
+      const grace = setTimeout(() => {
+        stopAborted = true;
+        for (const abort of aborting) abort();
+      }, stopGraceMs);
+      while (running.size > 0) await Promise.all([...running]);
+      clearTimeout(grace);
+    }
+    await flushing;
+    await Promise.all(
+      Object.values(channels).map(async (channel) => {
+        if ('close' in channel && channel.close) await channel.close().catch(() => undefined);
+      }),
+    );
+    client.close();
+  };
+  return {
+    stop: () => (stopping ??= shutDown()),
+  };
+}

@@ -1,0 +1,393 @@
+/**
+ * Subscriptions to an account's notices: who may manage them, what a channel must look like,
+ * and what adding or removing one decides. Pure: the clock, the configured API key and the
+ * account's recorded events are parameters.
+ *
+ * Authorisation is either the server's API key (header `X-API-Key`, compared in constant time;
+ * with no key configured the header authorises nothing) or an EIP-712 signature by the account
+ * itself over one of the structs below, in the domain `{ name: 'batchbook notifications',
+ * version: '1' }`. The domain has no `chainId` and no `verifyingContract`: an account's
+ * subscriptions cover its notices on every network, so one signature must not be bound to one
+ * chain, and no contract verifies it. Only ECDSA signatures (65 bytes r‖s‖v, v 27/28 or 0/1)
+ * recover; smart-contract (EIP-1271) accounts cannot sign here and manage their subscriptions
+ * through the API key.
+ *
+ * A signature carries `issuedAt` (unix seconds), which must be within ±5 minutes of the server's
+ * clock. Within that window a signed request can be replayed; every action is harmless to repeat
+ * (adding the same channel again returns the existing subscription, without its secret; removing
+ * twice answers 404 the second time).
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import type {
+  Address,
+  DeliveryChannel,
+  Hex,
+  SubscriptionAddedV1,
+  SubscriptionAuthority,
+  SubscriptionRemovedV1,
+} from './events.js';
+import { recoverOrderSigner } from './signatures.js';
+import { typedDataDigest } from './eip712.js';
+
+// ---------------------------------------------------------------------------------------------
+// Typed data
+
+export const SUBSCRIPTIONS_DOMAIN = { name: 'batchbook notifications', version: '1' } as const;
+
+/** The EIP-712 type strings, as a wallet's `eth_signTypedData_v4` encodes them. */
+export const SUBSCRIPTION_TYPES = {
+  EIP712Domain: 'EIP712Domain(string name,string version)',
+  Subscribe: 'Subscribe(address account,string channel,string target,uint256 issuedAt)',
+  ListSubscriptions: 'ListSubscriptions(address account,uint256 issuedAt)',
+  Unsubscribe: 'Unsubscribe(address account,string id,uint256 issuedAt)',
+} as const;
+
+/** A signed request is accepted this many seconds either side of the server's clock. */
+export const ISSUED_AT_WINDOW_SECONDS = 300;
+
+/** Active subscriptions one account may hold. */
+export const MAX_ACTIVE_SUBSCRIPTIONS = 20;
+
+const WORD = 32;
+const keccakText = (s: string): Uint8Array => keccak_256(utf8ToBytes(s));
+
+const SUBSCRIBE_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.Subscribe);
+const LIST_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.ListSubscriptions);
+const UNSUBSCRIBE_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.Unsubscribe);
+
+export const SUBSCRIPTIONS_DOMAIN_SEPARATOR: Uint8Array = (() => {
+  const buf = Buffer.alloc(3 * WORD);
+  buf.set(keccakText(SUBSCRIPTION_TYPES.EIP712Domain), 0);
+  buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.name), WORD);
+  buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.version), 2 * WORD);
+  return keccak_256(buf);
+})();
+
+export type ChannelKind = DeliveryChannel['kind'];
+
+/** What the account signs: which action, on which of its subscriptions. */
+export type SubscriptionAction =
+  /** `target` is the webhook URL, e-mail address, push endpoint or chat id, as sent. */
+  | { kind: 'subscribe'; account: Address; channel: ChannelKind; target: string }
+  | { kind: 'list'; account: Address }
+  /** `id` as sent in the path. */
+  | { kind: 'unsubscribe'; account: Address; id: string };
+
+function structBuffer(words: number, typeHash: Uint8Array, account: Address): Buffer {
+  const buf = Buffer.alloc(words * WORD);
+  buf.set(typeHash, 0);
+  if (account.length !== 42 || buf.write(account.slice(2), WORD + 12, 20, 'hex') !== 20) {
+    throw new TypeError(`not an address: ${account}`);
+  }
+  return buf;
+}
+
+function writeIssuedAt(buf: Buffer, word: number, issuedAt: number): void {
+  if (!Number.isSafeInteger(issuedAt) || issuedAt < 0) {
+    throw new RangeError(`not a unix time: ${issuedAt}`);
+  }
+  buf.write(issuedAt.toString(16).padStart(64, '0'), word * WORD, WORD, 'hex');
+}
+
+/** keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(action with issuedAt)). */
+export function subscriptionActionDigest(action: SubscriptionAction, issuedAt: number): Uint8Array {
+  let struct: Buffer;
+  switch (action.kind) {
+    case 'subscribe':
+      struct = structBuffer(5, SUBSCRIBE_TYPE_HASH, action.account);
+      struct.set(keccakText(action.channel), 2 * WORD);
+      struct.set(keccakText(action.target), 3 * WORD);
+      writeIssuedAt(struct, 4, issuedAt);
+      break;
+    case 'list':
+      struct = structBuffer(3, LIST_TYPE_HASH, action.account);
+      writeIssuedAt(struct, 2, issuedAt);
+      break;
+    case 'unsubscribe':
+      struct = structBuffer(4, UNSUBSCRIBE_TYPE_HASH, action.account);
+      struct.set(keccakText(action.id), 2 * WORD);
+      writeIssuedAt(struct, 3, issuedAt);
+      break;
+  }
+  return typedDataDigest(SUBSCRIPTIONS_DOMAIN_SEPARATOR, keccak_256(struct));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authorisation
+
+export interface SubscriptionCredentials {
+  /** The `X-API-Key` header, when sent. */
+  apiKey: string | null;
+  signature: Hex | null;
+  issuedAt: number | null;
+}
+
+export type AuthorisationDecision =
+  { ok: true; by: SubscriptionAuthority } | { ok: false; description: string };
+
+/** Equal strings, compared without an early exit (over their SHA-256, so lengths leak nothing). */
+export function sameSecret(expected: string, presented: string): boolean {
+  const a = sha256(utf8ToBytes(expected));
+  const b = sha256(utf8ToBytes(presented));
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
+}
+
+/**
+ * An API key, when one is presented, decides alone: a wrong one (or any, when the server has
+ * none) is refused even beside a valid signature. Otherwise the signature must recover to the
+ * account, over this very action, issued within the window around `nowSeconds`.
+ */
+export function authoriseSubscriptionAction(input: {
+  action: SubscriptionAction;
+  credentials: SubscriptionCredentials;
+  /** The server's key; null: none configured. */
+  configuredApiKey: string | null;
+  nowSeconds: number;
+}): AuthorisationDecision {
+  const { action, credentials, configuredApiKey, nowSeconds } = input;
+  if (credentials.apiKey !== null) {
+    if (configuredApiKey === null) {
+      return refuse('X-API-Key is not accepted: this server has no API key configured');
+    }
+    if (!sameSecret(configuredApiKey, credentials.apiKey)) {
+      return refuse('X-API-Key is not the server’s API key');
+    }
+    return { ok: true, by: 'apiKey' };
+  }
+  const { signature, issuedAt } = credentials;
+  if (signature === null) {
+    return refuse('sign the request with the account’s key (EIP-712) or send X-API-Key');
+  }
+  if (issuedAt === null) return refuse('a signed request needs its issuedAt');
+  if (Math.abs(nowSeconds - issuedAt) > ISSUED_AT_WINDOW_SECONDS) {
+    return refuse(
+      `issuedAt ${issuedAt} is more than ${ISSUED_AT_WINDOW_SECONDS} seconds from the server’s ` +
+        `time ${nowSeconds}`,
+    );
+  }
+  const signer = recoverOrderSigner(
+    'eip712',
+    subscriptionActionDigest(action, issuedAt),
+    signature,
+  );
+  if (signer === null) return refuse('the signature does not recover to any address');
+  if (signer !== action.account.toLowerCase()) {
+    return refuse(`the signature is by ${signer}, not by the account ${action.account}`);
+  }
+  return { ok: true, by: 'signature' };
+}
+
+const refuse = (description: string): AuthorisationDecision => ({ ok: false, description });
+
+// ---------------------------------------------------------------------------------------------
+// Channels
+
+/** A channel as a request names it (`webpush` carries the browser's `PushSubscription`). */
+export type ChannelRequest =
+  | { kind: 'webhook'; url: string }
+  | { kind: 'email'; address: string }
+  | {
+      kind: 'webpush';
+      subscription: {
+        endpoint: string;
+        keys: { p256dh: string; auth: string };
+        expirationTime?: number | null;
+      };
+    }
+  | { kind: 'telegram'; chatId: string };
+
+/** A delivery channel before the server gives a webhook its secret. */
+export type ChannelSpec =
+  { kind: 'webhook'; url: string } | Exclude<DeliveryChannel, { kind: 'webhook' }>;
+
+export type ChannelParse =
+  { ok: true; channel: ChannelSpec; target: string } | { ok: false; description: string };
+
+const EMAIL =
+  /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** A numeric chat id (groups and channels are negative) or a public channel's `@username`. */
+const TELEGRAM_CHAT = /^(-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const MAX_URL_LENGTH = 2048;
+
+function parseUrl(value: string): URL | null {
+  if (value.length > MAX_URL_LENGTH) return null;
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+function base64url(value: string): Buffer | null {
+  return BASE64URL.test(value) ? Buffer.from(value, 'base64url') : null;
+}
+
+const invalid = (description: string): ChannelParse => ({ ok: false, description });
+
+/**
+ * Checks a requested channel: a webhook is any http(s) URL; an e-mail address has the usual
+ * shape; a push endpoint is https (http only on loopback, for local tests) with a P-256 public
+ * key (65 bytes) and a 16-byte auth secret in base64url; a Telegram chat is a numeric id or an
+ * `@channel`. The target is the string the account signs.
+ */
+export function parseChannel(request: ChannelRequest): ChannelParse {
+  switch (request.kind) {
+    case 'webhook': {
+      const url = parseUrl(request.url);
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        return invalid('/channel/url must be an http or https URL');
+      }
+      return { ok: true, channel: { kind: 'webhook', url: request.url }, target: request.url };
+    }
+    case 'email': {
+      const { address } = request;
+      if (address.length > 254 || !EMAIL.test(address)) {
+        return invalid('/channel/address is not an e-mail address');
+      }
+      return { ok: true, channel: { kind: 'email', address }, target: address };
+    }
+    case 'webpush': {
+      const { endpoint, keys } = request.subscription;
+      const url = parseUrl(endpoint);
+      const secure =
+        url !== null &&
+        (url.protocol === 'https:' ||
+          (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
+      if (!secure) {
+        return invalid('/channel/subscription/endpoint must be an https URL');
+      }
+      const publicKey = base64url(keys.p256dh);
+      // An uncompressed point: 0x04 ‖ x ‖ y.
+      if (publicKey?.length !== 65 || publicKey[0] !== 0x04) {
+        return invalid('/channel/subscription/keys/p256dh must be a P-256 public key (base64url)');
+      }
+      if (base64url(keys.auth)?.length !== 16) {
+        return invalid('/channel/subscription/keys/auth must be 16 bytes (base64url)');
+      }
+      return {
+        ok: true,
+        channel: { kind: 'webpush', endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+        target: endpoint,
+      };
+    }
+    case 'telegram': {
+      if (!TELEGRAM_CHAT.test(request.chatId)) {
+        return invalid('/channel/chatId must be a numeric chat id or an @channel name');
+      }
+      return {
+        ok: true,
+        channel: { kind: 'telegram', chatId: request.chatId },
+        target: request.chatId,
+      };
+    }
+  }
+}
+
+/** Where a channel delivers: the identity of a subscription within its account. */
+export function channelTarget(channel: ChannelSpec | DeliveryChannel): string {
+  switch (channel.kind) {
+    case 'webhook':
+      return channel.url;
+    // The domain part of an address is case-insensitive, and in practice the local part too.
+    case 'email':
+      return channel.address.toLowerCase();
+    case 'webpush':
+      return channel.endpoint;
+    case 'telegram':
+      return channel.chatId;
+  }
+}
+
+export function sameChannel(
+  a: ChannelSpec | DeliveryChannel,
+  b: ChannelSpec | DeliveryChannel,
+): boolean {
+  return a.kind === b.kind && channelTarget(a) === channelTarget(b);
+}
+
+/**
+ * A channel as listings show it: without the webhook's HMAC secret (shown once, when it is
+ * made) and without the push subscription's encryption keys.
+ */
+export type PublicChannel =
+  | { kind: 'webhook'; url: string }
+  | { kind: 'email'; address: string }
+  | { kind: 'webpush'; endpoint: string }
+  | { kind: 'telegram'; chatId: string };
+
+export function publicChannel(channel: DeliveryChannel): PublicChannel {
+  switch (channel.kind) {
+    case 'webhook':
+      return { kind: 'webhook', url: channel.url };
+    case 'email':
+      return { kind: 'email', address: channel.address };
+    case 'webpush':
+      return { kind: 'webpush', endpoint: channel.endpoint };
+    case 'telegram':
+      return { kind: 'telegram', chatId: channel.chatId };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions over an account's stream
+
+export type SubscriptionEvent =
+  | { type: 'SubscriptionAdded'; data: SubscriptionAddedV1 }
+  | { type: 'SubscriptionRemoved'; data: SubscriptionRemovedV1 };
+
+/** The account's active subscriptions, oldest first. */
+export function foldSubscriptions(events: readonly SubscriptionEvent[]): SubscriptionAddedV1[] {
+  const active = new Map<string, SubscriptionAddedV1>();
+  for (const event of events) {
+    if (event.type === 'SubscriptionAdded') active.set(event.data.id, event.data);
+    else active.delete(event.data.id);
+  }
+  return [...active.values()];
+}
+
+export type SubscribeDecision =
+  /** The channel is already subscribed: nothing to write. */
+  | { kind: 'existing'; subscription: SubscriptionAddedV1 }
+  | { kind: 'add' }
+  | { kind: 'refused'; errorType: 'TooManySubscriptions'; description: string };
+
+export function decideSubscribe(
+  active: readonly SubscriptionAddedV1[],
+  channel: ChannelSpec,
+  max = MAX_ACTIVE_SUBSCRIPTIONS,
+): SubscribeDecision {
+  const existing = active.find((s) => sameChannel(s.channel, channel));
+  if (existing) return { kind: 'existing', subscription: existing };
+  if (active.length >= max) {
+    return {
+      kind: 'refused',
+      errorType: 'TooManySubscriptions',
+      description: `an account may have at most ${max} subscriptions; remove one first`,
+    };
+  }
+  return { kind: 'add' };
+}
+
+export type UnsubscribeDecision =
+  | { ok: true; subscription: SubscriptionAddedV1 }
+  | { ok: false; errorType: 'SubscriptionNotFound'; description: string };
+
+/** Only an active subscription of this account can be removed; ids are matched in any case. */
+export function decideUnsubscribe(
+  active: readonly SubscriptionAddedV1[],
+  id: string,
+): UnsubscribeDecision {
+  const subscription = active.find((s) => s.id === id.toLowerCase());
+  if (subscription) return { ok: true, subscription };
+  return {
+    ok: false,
+    errorType: 'SubscriptionNotFound',
+    description: `the account has no subscription ${id}`,
+  };
+}

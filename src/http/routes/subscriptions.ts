@@ -1,0 +1,144 @@
+/**
+ * An account's delivery channels, outside the `/{network}` prefix (accounts are the same on
+ * every network):
+ *
+ * - `POST /accounts/{account}/subscriptions` body `{ channel, issuedAt?, signature? }` → 201
+ *   `{ id, account, channel, addedAt }`, a webhook's channel carrying its freshly made `secret`
+ *   (shown only here); the same channel again → 200 with the existing subscription, no secret.
+ * - `GET /accounts/{account}/subscriptions` → 200, the active ones (no secrets, no push keys);
+ *   signed through the `X-Signature` and `X-Issued-At` headers.
+ * - `DELETE /accounts/{account}/subscriptions/{id}` → 200 `{ id, account, removedAt }`; the
+ *   signature and issuedAt in an optional JSON body or in the headers.
+ *
+ * Each is authorised by the `X-API-Key` header or the account's EIP-712 signature
+ * (src/domain/subscription-auth.ts has the typed data); a refusal is 401 `Unauthorized`, and
+ * disabled notifications are 503 `NotificationsDisabled`. Responses are never cached.
+ */
+import Router, { type RouterContext } from '@koa/router';
+import type { Middleware } from 'koa';
+import { validators } from '../../../schemas/validators.js';
+import { Rejection } from '../../commands/rejection.js';
+import type { SubscriptionCredentials } from '../../commands/subscriptions.js';
+import type { Hex } from '../../domain/events.js';
+import type { HttpDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { jsonBody } from '../json-body.js';
+import { addressParam } from '../params.js';
+import { validated } from '../validate.js';
+
+const BODY_LIMIT = 4 * 1024;
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+const UNIX_SECONDS = /^[0-9]{1,15}$/;
+const MAX_ID_LENGTH = 64;
+
+/** Statuses of the refusals these endpoints meet; the others are 400s. */
+const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
+  Unauthorized: 401,
+  SubscriptionNotFound: 404,
+  NotificationsDisabled: 503,
+};
+
+/** Renders the commands' refusals here, so that a deliberate 503 is not logged as a failure. */
+const refusals: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    if (!(error instanceof Rejection)) throw error;
+    ctx.status = STATUS_BY_ERROR_TYPE[error.errorType] ?? 400;
+    ctx.body = { errorType: error.errorType, description: error.description };
+  }
+  ctx.set('Cache-Control', 'no-store');
+};
+
+/** A JSON body when one is sent; none is fine (DELETE may sign through its headers). */
+const optionalJsonBody = (limit: number): Middleware => {
+  const parse = jsonBody(limit);
+  return async (ctx, next) => {
+    const length = Number(ctx.get('content-length') || 0);
+    if (length > 0 || ctx.get('transfer-encoding') !== '') return parse(ctx, next);
+    await next();
+  };
+};
+
+function header(ctx: RouterContext, name: string): string | null {
+  const value = ctx.get(name);
+  return value === '' ? null : value;
+}
+
+/** The `X-API-Key` header and the signature, from the body when given there, else the headers. */
+function credentials(
+  ctx: RouterContext,
+  body: { signature?: string; issuedAt?: number } = {},
+): SubscriptionCredentials {
+  let signature = body.signature ?? null;
+  if (signature === null) {
+    signature = header(ctx, 'x-signature');
+    if (signature !== null && !SIGNATURE.test(signature)) {
+      throw new ApiError(400, 'InvalidParameter', 'X-Signature must be 65 bytes as 0x-hex');
+    }
+  }
+  let issuedAt = body.issuedAt ?? null;
+  if (issuedAt === null) {
+    const raw = header(ctx, 'x-issued-at');
+    if (raw !== null && !UNIX_SECONDS.test(raw)) {
+      throw new ApiError(400, 'InvalidParameter', 'X-Issued-At must be unix seconds');
+    }
+    issuedAt = raw === null ? null : Number(raw);
+  }
+  return {
+    apiKey: header(ctx, 'x-api-key'),
+    signature: signature === null ? null : (signature.toLowerCase() as Hex),
+    issuedAt,
+  };
+}
+
+export function subscriptionsRouter(deps: HttpDeps): Router {
+  const router = new Router();
+  router.use(refusals);
+  const collection = '/accounts/:account/subscriptions';
+  const member = `${collection}/:id`;
+
+  router.post(collection, jsonBody(BODY_LIMIT), async (ctx) => {
+    const account = addressParam(ctx.params.account!, 'account');
+    const body = validated(validators.subscriptionCreate, ctx.request.body);
+    const result = await deps.commands.subscribe(account, {
+      channel: body.channel,
+      credentials: credentials(ctx, body),
+    });
+    await deps.readYourWrites('notices', result.position);
+    ctx.status = result.created ? 201 : 200;
+    ctx.body = result.subscription;
+  });
+
+  router.get(collection, async (ctx) => {
+    const account = addressParam(ctx.params.account!, 'account');
+    deps.commands.authoriseSubscriptionsRead(account, credentials(ctx));
+    ctx.body = await deps.queries.subscriptions.active(account);
+  });
+
+  router.delete(member, optionalJsonBody(BODY_LIMIT), async (ctx) => {
+    const account = addressParam(ctx.params.account!, 'account');
+    const id = ctx.params.id!;
+    if (id.length > MAX_ID_LENGTH) {
+      throw new ApiError(400, 'InvalidParameter', 'the subscription id is too long');
+    }
+    const body =
+      ctx.request.body === undefined
+        ? {}
+        : validated(validators.subscriptionRemove, ctx.request.body);
+    const { position, ...removed } = await deps.commands.unsubscribe(account, {
+      id,
+      credentials: credentials(ctx, body),
+    });
+    await deps.readYourWrites('notices', position);
+    ctx.body = removed;
+  });
+
+  // These paths know their methods: any other is a 405, not the generic 404.
+  for (const path of [collection, member]) {
+    router.all(path, () => {
+      throw new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path');
+    });
+  }
+  return router;
+}
