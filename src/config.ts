@@ -91,6 +91,9 @@ export interface NotificationsConfig {
   telegram: { botToken: string; apiUrl: string } | null;
 }
 
+/** The notifications API key of a service whose only network is the embedded devnet. */
+export const DEVNET_NOTIFICATIONS_API_KEY = 'devnet';
+
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`configuration: ${variable} ${problem}`);
@@ -202,7 +205,12 @@ function driverKeys(env: Env): Map<string, Hex> {
   return keys;
 }
 
-function notifications(env: Env): NotificationsConfig {
+/**
+ * `localOnly`: the embedded devnet is the only live network (`npm start` on its defaults). There
+ * the API key defaults to `devnet`, so notices show out of the box; anywhere else notifications
+ * stay off until a key is set.
+ */
+function notifications(env: Env, localOnly: boolean): NotificationsConfig {
   const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   const [publicKey, privateKey] = [env.WEB_PUSH_VAPID_PUBLIC_KEY, env.WEB_PUSH_VAPID_PRIVATE_KEY];
   if (Boolean(publicKey) !== Boolean(privateKey)) {
@@ -214,7 +222,7 @@ function notifications(env: Env): NotificationsConfig {
   const botToken = env.TELEGRAM_BOT_TOKEN;
   return {
     enabled: boolean(env, 'NOTIFICATIONS_ENABLED', true),
-    apiKey: env.NOTIFICATIONS_API_KEY || null,
+    apiKey: env.NOTIFICATIONS_API_KEY || (localOnly ? DEVNET_NOTIFICATIONS_API_KEY : null),
     delivery: {
       pollIntervalMs: integer(env, 'DELIVERY_POLL_INTERVAL_MS', 1000, 10, 600_000),
       maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 10, 1, 1000),
@@ -325,7 +333,7 @@ export function loadConfig(env: Env = process.env): Config {
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    notifications: notifications(env),
+    notifications: notifications(env, boolean(env, 'DEVNET', true) && rpcUrls.size === 0),
     version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',
   };
 }

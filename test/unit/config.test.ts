@@ -98,14 +98,19 @@ describe('configuration', () => {
     expect([...config.auction.driverKeys]).to.deep.equal([['mainnet', key]]);
   });
 
-  it('turns each delivery channel on with its settings, and leaves notifications keyless by default', () => {
-    expect(loadConfig({}).notifications).to.include({
+  it('turns each delivery channel on with its settings; keyless by default but on the devnet alone', () => {
+    expect(loadConfig({ MAINNET_RPC_URL: 'https://node.example' }).notifications).to.include({
       enabled: true,
       apiKey: null,
       email: null,
       webPush: null,
       telegram: null,
     });
+    // The embedded devnet alone (`npm start` on its defaults) has notices on out of the box.
+    expect(loadConfig({}).notifications.apiKey).to.equal('devnet');
+    expect(loadConfig({ DEVNET_RPC_URL: 'http://127.0.0.1:9545' }).notifications.apiKey).to.equal(
+      null,
+    );
     const config = loadConfig({
       NOTIFICATIONS_API_KEY: 'k',
       SMTP_URL: 'smtp://mail.example:2525',
