@@ -23,14 +23,11 @@
  *   - `runCompetition` over those solutions;
  * and prints the median and minimum of each, with the solutions found.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Wallet, hexlify, randomBytes } from 'ethers';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import { cutAuction, type CutDeps } from '../../src/auction/cut.js';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
@@ -55,12 +52,12 @@ import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js'
 import type { SolverAuction } from '../../src/domain/solver/types.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { createCompetitionQueries } from '../../src/queries/competitions.js';
 import { createOrderQueries } from '../../src/queries/orders.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { connectTestChain } from '../../test/support/chain.js';
 import { percentile } from './load.js';
+import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared with scripts/bench/settlement.ts
@@ -81,78 +78,26 @@ export async function startBenchService(
   env: Record<string, string>,
   logger: Logger = createLogger('silent'),
 ): Promise<BenchService> {
-  // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
-  // user, which could not enter a root-owned 0700 parent.
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-'));
-  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
-  const stop = async () => {
-    process.off('SIGINT', interrupted);
-    for (const step of cleanups.reverse()) {
-      await step().catch((e: unknown) => console.error('cleanup:', e));
-    }
-    cleanups.length = 0;
-  };
-  // Ctrl-C still stops PostgreSQL and anvil and removes the temp dir.
-  const interrupted = () => void stop().then(() => process.exit(130));
-  process.once('SIGINT', interrupted);
+  const scratch = await startScratchPostgres();
   try {
-    const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-    cleanups.push(() => postgres.stop());
-    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
-    await admin.connect();
-    await admin.query('CREATE DATABASE bench');
-    await admin.end();
-    const databaseUrl = postgres.url('bench');
+    const databaseUrl = scratch.url('bench');
     const config = loadConfig({
       DEVNET_PORT: '0',
       ...env,
-      DATA_DIR: dir,
+      DATA_DIR: scratch.dir,
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
     });
     const service = await startService(config, { logger });
-    cleanups.push(() => service.stop());
+    scratch.onStop(() => service.stop());
     if (!service.devnet)
       throw new Error('the bench needs the embedded devnet (DEVNET_RPC_URL unset)');
-    return { service, config, databaseUrl, stop };
+    return { service, config, databaseUrl, stop: scratch.stop };
   } catch (error) {
-    await stop();
+    await scratch.stop();
     throw error;
   }
-}
-
-export function machine(): string {
-  const cpus = os.cpus();
-  return `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, node ${process.version}`;
-}
-
-/** Other processes may share these cores: the benches print the load they ran under. */
-export function loadAverage(): string {
-  return `load average at the end: ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} (1, 5, 15 min; ${os.cpus().length} cores)`;
-}
-
-export function commandLine(): string {
-  return [
-    path.basename(process.argv0),
-    ...process.execArgv,
-    ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a),
-  ].join(' ');
-}
-
-/** A Markdown table; the first column left-aligned, the others right-aligned. */
-export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
-  return [
-    line(rows[0]!),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,9 +7,6 @@
  *
  * Runs against a throw-away anvil and embedded PostgreSQL.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SigningKey } from 'ethers';
 import pg from 'pg';
@@ -22,8 +19,8 @@ import type { Address, OrderData } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { createLogger } from '../../src/logger.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { createFastOrderSigner, type SignedOrder } from '../../test/support/signing.js';
+import { startScratchPostgres } from './scratch.js';
 
 const trades = Number(process.argv[2] ?? 10_000);
 const TRADES_PER_SETTLEMENT = 100;
@@ -95,11 +92,12 @@ async function buildHistory(rpcUrl: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const anvil = await startAnvil({ port: 0, stateFile: null });
-  const dir = await mkdtemp(path.join(tmpdir(), 'batchbook-bench-indexer-'));
-  const server = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-  const pool = new pg.Pool({ connectionString: server.url('postgres'), max: 16 });
+  const scratch = await startScratchPostgres('batchbook-bench-indexer-');
   try {
+    const anvil = await startAnvil({ port: 0, stateFile: null });
+    scratch.onStop(() => anvil.stop());
+    const pool = new pg.Pool({ connectionString: scratch.url('postgres'), max: 16 });
+    scratch.onStop(() => pool.end());
     const head = await buildHistory(anvil.rpcUrl);
     const ledger = await createPostgresLedger({ pool });
     const rpc = createChainRpc(devnet, anvil.rpcUrl);
@@ -109,7 +107,7 @@ async function main(): Promise<void> {
         rpc,
         ledger,
         pool,
-        connection: { connectionString: server.url('postgres') },
+        connection: { connectionString: scratch.url('postgres') },
         logger: createLogger('warn'),
       },
       { confirmations: 0, pollIntervalMs: 10, maxBlockRange: 1000, startBlock: 0 },
@@ -136,10 +134,7 @@ async function main(): Promise<void> {
     );
     await ledger.close();
   } finally {
-    await pool.end();
-    await server.stop();
-    await anvil.stop();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.stop();
   }
 }
 

@@ -8,14 +8,11 @@
  * BENCH_LEDGER_BATCHES sets the ledger's `maxConcurrentBatches` (default: the ledger's own).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import type { Ledger, NewEvent } from '../../src/ledger/port.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { startScratchPostgres } from './scratch.js';
 
 const CONCURRENCIES = [1, 16, 32];
 const seconds = Number(process.argv[2] ?? 5);
@@ -96,11 +93,11 @@ async function readBack(ledger: Ledger) {
 }
 
 async function main() {
-  const dir = await mkdtemp(path.join(tmpdir(), 'batchbook-bench-ledger-'));
-  const server = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-  const pool = new pg.Pool({ connectionString: server.url('postgres'), max: 16 });
+  const scratch = await startScratchPostgres('batchbook-bench-ledger-');
+  const pool = new pg.Pool({ connectionString: scratch.url('postgres'), max: 16 });
   // Connections end with the server at the end of the run; failures mid-run fail appends.
   pool.on('error', () => undefined);
+  scratch.onStop(() => pool.end());
   try {
     const ledger = await createPostgresLedger({
       pool,
@@ -121,9 +118,7 @@ async function main() {
     );
     await ledger.close();
   } finally {
-    await pool.end();
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.stop();
   }
 }
 

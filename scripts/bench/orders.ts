@@ -24,9 +24,6 @@
  * costs on this machine. For a CPU profile of the service thread:
  *   node --cpu-prof --cpu-prof-dir=prof --import tsx scripts/bench/orders.ts
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
@@ -36,11 +33,11 @@ import { loadConfig } from '../../src/config.js';
 import type { Address } from '../../src/domain/events.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { startService } from '../../src/service.js';
 import { connectTestChain } from '../../test/support/chain.js';
 import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
+import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
 
 interface Options {
   orders: number;
@@ -227,28 +224,12 @@ async function runClient(
 
 const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
-  return [
-    line(rows[0]!),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
-}
-
 function report(options: Options, result: ClientResult, setupMs: number, baseline: number[]): void {
-  const cpus = os.cpus();
   console.log(
     '\nbatchbook benchmark: order placement and reads (in-process service, Postgres ledger)',
   );
-  console.log(
-    `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, node ${process.version}`,
-  );
-  console.log(
-    `command: ${[path.basename(process.argv0), ...process.execArgv, ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(' ')}`,
-  );
+  console.log(`machine: ${machine()}`);
+  console.log(`command: ${commandLine()}`);
   console.log(
     `setup: embedded PostgreSQL + service started in ${(setupMs / 1000).toFixed(1)} s; load generator on the ${options.client === 'worker' ? 'worker thread' : 'main thread'}`,
   );
@@ -296,12 +277,7 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
   console.log(
     `\nPostgres alone: serial single-row INSERT, synchronous commit: p50 ${ms(percentile(baseline, 50))}, p99 ${ms(percentile(baseline, 99))} (${baseline.length} commits)`,
   );
-  console.log(
-    `load average after the run: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} (other processes share these cores)`,
-  );
+  console.log(`load average after the run: ${loadAverages()} (other processes share these cores)`);
   for (const p of result.phases) {
     if (p.firstError)
       console.log(
@@ -446,43 +422,26 @@ async function commitBaseline(connectionString: string, count = 300): Promise<nu
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const setupStarted = performance.now();
-  // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
-  // user, which could not enter a root-owned 0700 parent.
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-'));
-  const cleanups: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) {
-      await step().catch((e: unknown) => console.error('cleanup:', e));
-    }
-    cleanups.length = 0;
-  };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const scratch = await startScratchPostgres();
   try {
-    const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-    cleanups.push(() => postgres.stop());
-    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
-    await admin.connect();
-    await admin.query('CREATE DATABASE bench');
-    await admin.end();
-
     const config = loadConfig({
       // Its own devnet, beside its own database: never the one in ./data. A few owners send
       // thousands of orders a second: the per-owner rate limit would measure itself.
       DEVNET_PORT: '0',
       RATE_LIMIT_ORDERS_PER_SECOND: '0',
       ...options.env,
-      DATA_DIR: dir,
+      DATA_DIR: scratch.dir,
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: postgres.url('bench'),
+      DATABASE_URL: scratch.url('bench'),
     });
     const service = await startService(config, { logger: createLogger('silent') });
-    cleanups.push(() => service.stop());
+    scratch.onStop(() => service.stop());
     if (!service.devnet)
       throw new Error('bench:orders needs the embedded devnet (DEVNET_RPC_URL unset)');
     const trading = await fundOwners(service.devnet.deployment, options.owners);
     const setupMs = performance.now() - setupStarted;
-    const baseline = await commitBaseline(postgres.url('postgres'));
+    const baseline = await commitBaseline(scratch.url('postgres'));
 
     const probe = serverProbe(service.ledger);
     const result =
@@ -492,7 +451,7 @@ async function main(): Promise<void> {
     result.phases.forEach((phase, i) => (phase.server = probe.stats[i]));
     report(options, result, setupMs, baseline);
   } finally {
-    await cleanup();
+    await scratch.stop();
   }
 }
 

@@ -8,37 +8,30 @@
  *
  * Runs against a throw-away embedded PostgreSQL and anvil; rate limits are off (one client).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
 import { startService } from '../../src/service.js';
 import { percentile, runLoad, type LoadRequest } from './load.js';
+import { startScratchPostgres } from './scratch.js';
 
 const quotes = Number(process.argv[2] ?? 5000);
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-bench-quotes-'));
-  const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-  const admin = new pg.Client({ connectionString: postgres.url('postgres') });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench');
-  await admin.end();
-  const service = await startService(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      DEVNET_PORT: '0',
-      DATABASE_URL: postgres.url('bench'),
-      RATE_LIMIT_QUOTES_PER_SECOND: '0',
-    }),
-    { logger: createLogger('silent') },
-  );
+  const scratch = await startScratchPostgres('batchbook-bench-quotes-');
   try {
+    const service = await startService(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: scratch.dir,
+        DEVNET_PORT: '0',
+        DATABASE_URL: scratch.url('bench'),
+        RATE_LIMIT_QUOTES_PER_SECOND: '0',
+      }),
+      { logger: createLogger('silent') },
+    );
+    scratch.onStop(() => service.stop());
     const { deployment } = service.devnet!;
     const [dusd, , ddai] = deployment.tokens;
     // Alternate a direct pair and one routed through WETH, sells and buys.
@@ -87,9 +80,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await service.stop();
-    await postgres.stop();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.stop();
   }
 }
 

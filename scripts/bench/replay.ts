@@ -12,9 +12,6 @@
  *   node --import tsx scripts/bench/replay.ts [events, default 100000]
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import pg from 'pg';
@@ -31,7 +28,7 @@ import {
 } from '../../src/domain/events.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import type { Ledger, NewEvent } from '../../src/ledger/port.js';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { startScratchPostgres } from './scratch.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 const WRITERS = 256;
@@ -196,12 +193,13 @@ const perSecond = (events: number, since: number) =>
   Math.round(events / ((performance.now() - since) / 1000)).toLocaleString('en');
 
 async function main() {
-  const dir = await mkdtemp(path.join(tmpdir(), 'batchbook-bench-replay-'));
-  const server = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-  const url = server.url('postgres');
+  const scratch = await startScratchPostgres('batchbook-bench-replay-');
+  const url = scratch.url('postgres');
   const pool = new pg.Pool({ connectionString: url, max: 16 });
   pool.on('error', () => undefined);
+  scratch.onStop(() => pool.end());
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } });
+  scratch.onStop(() => db.destroy());
   try {
     const ledger = await createPostgresLedger({ pool, maxConcurrentBatches: 4 });
     let began = performance.now();
@@ -243,10 +241,7 @@ async function main() {
     await engine.stop();
     await ledger.close();
   } finally {
-    await db.destroy();
-    await pool.end();
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.stop();
   }
 }
 
