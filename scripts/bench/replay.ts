@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import pg from 'pg';
 import { allProjectors } from '../../projections/index.js';
+import { noticesProjector } from '../../projections/notices/projector.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import {
@@ -223,6 +224,24 @@ async function main() {
     });
     console.log(
       `replay: ${replayed.events.toLocaleString('en')} events, ${perSecond(replayed.events, began)} events/s`,
+    );
+
+    // The notices projector alone (issue: notifications): notices derived per second.
+    began = performance.now();
+    const alone = await replayInto({
+      ledger,
+      db,
+      projectors: [noticesProjector()],
+      schema: 'read_notices',
+    });
+    const seconds = (performance.now() - began) / 1000;
+    const notices = Number(
+      (await db.raw<{ rows: { n: string }[] }>('SELECT count(*) AS n FROM read_notices.notices'))
+        .rows[0]!.n,
+    );
+    console.log(
+      `notices projector alone: ${alone.events.toLocaleString('en')} events in ${seconds.toFixed(1)} s, ` +
+        `${notices.toLocaleString('en')} notices: ${Math.round(notices / seconds).toLocaleString('en')} notices/s`,
     );
 
     began = performance.now();
