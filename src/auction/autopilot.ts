@@ -14,6 +14,7 @@ import type { Network } from '../domain/networks.js';
 import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
+import type { LeaderKey } from '../postgres/leadership.js';
 import { collectSolutions } from './collect.js';
 import { cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
@@ -21,6 +22,9 @@ import type { Solver, SolverRound } from './solver.js';
 
 /** Blocks the winners have to settle in (the reference's default `submission_deadline`). */
 export const SUBMISSION_DEADLINE_BLOCKS = 5;
+
+/** The leader lock of a network's autopilot: one instance across processes runs its auctions. */
+export const autopilotLeaderKey = (network: string): LeaderKey => ['batchbook.autopilot', network];
 
 export interface AutopilotDeps {
   network: Network;
@@ -129,7 +133,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   };
   return startLeaderLoop({
     connection: deps.connection,
-    key: ['batchbook.autopilot', network.name],
+    key: autopilotLeaderKey(network.name),
     pollIntervalMs: deps.intervalMs,
     logger,
     step,
