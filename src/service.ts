@@ -204,6 +204,7 @@ export async function startService(
           blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
           validityMargin: config.auction.validityMarginSeconds,
         },
+        expiredWithin: (from, until) => orderQueries.expiredWithin(name, from, until),
         pools: (tokens) => prices.pools(tokens),
         solvers,
         driver,

@@ -29,6 +29,11 @@ export const autopilotLeaderKey = (network: string): LeaderKey => ['batchbook.au
 export interface AutopilotDeps {
   network: Network;
   cut: CutDeps;
+  /**
+   * Whether an order expired unfilled with `validTo` in `[from, until)` (Unix seconds): then an
+   * auction is cut even with nothing to solve, so that the ledger's clock passes its expiry.
+   */
+  expiredWithin(from: number, until: number): Promise<boolean>;
   /** The liquidity solvers may route through: the pools between the auction's tokens. */
   pools(tokens: readonly Address[]): Promise<Pool[]>;
   solvers: readonly Solver[];
@@ -84,10 +89,16 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     );
   }
 
+  // Expiries since the last auction this instance cut (all of them at its first step).
+  let lastCut = 0;
   const step = async () => {
     const now = deps.clock();
+    const nowSeconds = Math.floor(now.getTime() / 1000);
     const cut = await cutAuction(deps.cut, now);
-    if (cut.orders.length === 0 && cut.filtered.length === 0) return;
+    // An empty auction only marks time: the notices learn of expiries from auctions (DESIGN §4).
+    if (cut.orders.length === 0 && cut.filtered.length === 0) {
+      if (!(await deps.expiredWithin(lastCut, nowSeconds))) return;
+    }
     const id = await deps.nextAuctionId();
     const auction: AuctionClosedV2 = {
       network: network.name,
@@ -113,6 +124,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       ],
       'noStream',
     );
+    lastCut = nowSeconds;
     const winners = auction.solutions.filter((solution) => solution.isWinner);
     logger.info(
       { auction: id, orders: auction.orders.length, solutions: auction.solutions.length },
