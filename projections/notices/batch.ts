@@ -281,7 +281,8 @@ class ExpiryQueue {
 /**
  * Applies the batch's events in order to `loaded` (the rows `loadPlan` asked for: every order
  * the events name, the orders in an insufficient-balance episode and the orders that may expire
- * by the batch's latest cut, of each network with an auction in the batch).
+ * by the batch's latest cut, of each network with an auction in the batch; an order may come
+ * more than once, the first row counts).
  */
 export function deriveNotices(
   events: readonly NoticeEvent[],
@@ -301,8 +302,11 @@ export function deriveNotices(
     queue.push(o);
   };
   for (const row of loaded) {
+    // The same order may be loaded more than once (it is one order: one state, queued once).
+    const key = keyOf(row.network, row.uid);
+    if (orders.has(key)) continue;
     const o = fromRow(row);
-    orders.set(keyOf(o.network, o.uid), o);
+    orders.set(key, o);
     mayExpire(o);
   }
 

@@ -51,17 +51,26 @@ export function noticesProjector(): Projector {
         : ((await trx.raw(sql.loadOrders, loadBindings(plan))) as Rows<NoticeOrderRow>).rows;
       const derived = deriveNotices(batch, loaded);
 
-      await orderColumns.run(trx, sql.upsertOrders, derived.orders);
+      // The state upsert is on its way while the notices' bindings are built; the connection
+      // runs the two statements in this order.
+      const upserted = orderColumns.run(trx, sql.upsertOrders, derived.orders);
+      // Awaited below; until then a failure must not count as an unhandled rejection.
+      upserted.catch(() => undefined);
       const inserted = new Set<string>();
-      if (derived.notices.length > 0) {
-        const rows = derived.notices.map(({ notice, network }): NoticeRow => ({
-          ...notice,
-          network,
-        }));
-        const result = (await trx.raw(sql.insertNotices, noticeColumns.bindings(rows))) as Rows<{
-          id: string;
-        }>;
-        for (const { id } of result.rows) inserted.add(id);
+      try {
+        if (derived.notices.length > 0) {
+          const rows = derived.notices.map(({ notice, network }): NoticeRow => ({
+            ...notice,
+            network,
+          }));
+          const result = (await trx.raw(sql.insertNotices, noticeColumns.bindings(rows))) as Rows<{
+            id: string;
+          }>;
+          for (const { id } of result.rows) inserted.add(id);
+        }
+      } finally {
+        // Its failure, if any, is the one to report (the insert then failed in its wake).
+        await upserted;
       }
 
       const toLoad = subscriptionsToLoad(derived, inserted);

@@ -124,14 +124,16 @@ export function noticesStatements(schema: string): NoticesStatements {
   return {
     // The orders the batch's events name; and per network with an auction in the batch, the
     // orders in an insufficient-balance episode and those that may expire by its latest cut.
+    // An order may come more than once (UNION ALL: no sort or hash over every column here);
+    // `deriveNotices` keeps the first.
     loadOrders: `WITH keys AS (SELECT * FROM ${keyColumns.unnest}),
         clocks AS (SELECT * FROM ${clockColumns.unnest})
       SELECT ${selected} FROM ${orders}
         WHERE (network, uid) IN (SELECT network, uid FROM keys)
-      UNION
+      UNION ALL
       SELECT ${selected} FROM ${orders}
         WHERE short_of_balance AND network IN (SELECT network FROM clocks)
-      UNION
+      UNION ALL
       SELECT e.* FROM clocks c CROSS JOIN LATERAL (
         SELECT ${selected} FROM ${orders}
         WHERE network = c.network AND valid_to < c.cut AND ${MAY_EXPIRE}
