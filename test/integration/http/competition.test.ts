@@ -10,13 +10,10 @@
  * service's ledger, then wait for the read models to take them in. (The real chain path is the
  * end-to-end suite's.) Every 200 body is checked against the OpenAPI spec.
  */
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { hexlify, randomBytes, type Wallet } from 'ethers';
 import knex, { type Knex } from 'knex';
 import {
-  EVENT_VERSIONS,
-  streamOf,
   type Address,
   type AuctionClosedV2,
   type DomainEvent,
@@ -41,6 +38,7 @@ import {
   type SignedOrder,
 } from '../../support/signing.js';
 import { auctionOrderOf } from '../../support/auction-order.js';
+import { appendEach } from '../../support/append-events.js';
 import { waitFor } from '../../support/wait.js';
 
 const NETWORK = 'devnet';
@@ -149,22 +147,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
 
   /** Appends events and waits until every read model has taken them in. */
   async function append(...events: DomainEvent[]): Promise<void> {
-    let last = '';
-    for (const event of events) {
-      const { position } = await service.ledger.append(
-        streamOf(event),
-        [
-          {
-            id: randomUUID(),
-            type: event.type,
-            version: EVENT_VERSIONS[event.type],
-            data: event.data,
-          },
-        ],
-        'any',
-      );
-      last = position;
-    }
+    const last = await appendEach(service.ledger, events);
     await waitFor(
       async () => {
         const { rows } = await db.raw<{ rows: { position: string | null }[] }>(

@@ -15,8 +15,6 @@ import knex, { type Knex } from 'knex';
 import { allProjectors } from '../../../projections/index.js';
 import { replayInto } from '../../../projections/replay.js';
 import {
-  EVENT_VERSIONS,
-  streamOf,
   type Address,
   type AuctionClosedV2,
   type DeliveryChannel,
@@ -42,6 +40,7 @@ import {
   type SignedOrder,
 } from '../../support/signing.js';
 import { auctionOrderOf } from '../../support/auction-order.js';
+import { appendEach } from '../../support/append-events.js';
 import { waitFor } from '../../support/wait.js';
 
 const NETWORK = 'devnet';
@@ -92,22 +91,7 @@ describe('HTTP: account notifications', function () {
 
   /** Appends events, each to its stream, and waits until the notices projector has them. */
   async function append(...events: DomainEvent[]): Promise<void> {
-    let last = '';
-    for (const event of events) {
-      const { position } = await service.ledger.append(
-        streamOf(event),
-        [
-          {
-            id: randomUUID(),
-            type: event.type,
-            version: EVENT_VERSIONS[event.type],
-            data: event.data,
-          },
-        ],
-        'any',
-      );
-      last = position;
-    }
+    const last = await appendEach(service.ledger, events);
     await caughtUp(last);
   }
 
