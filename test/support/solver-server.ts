@@ -1,7 +1,7 @@
 /**
  * A real external solver on 127.0.0.1 for tests and the demo: it reads the `SolveRequest` POSTed
  * to it and answers with the built-in solver's solutions (its swaps as transfer + pair `swap`
- * calls), or with whatever `respond` returns, after `delayMs`, with `status`.
+ * calls), or with whatever `respond` returns, with `status`; or, `silent`, never at all.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,8 +15,8 @@ import {
 import { swapInteractions } from '../../src/auction/swap-interactions.js';
 
 export interface SolverServerOptions {
-  /** Wait this long before answering (to miss a deadline). */
-  delayMs?: number;
+  /** Never answer (to miss every deadline): requests are held open until `close()`. */
+  silent?: boolean;
   /**
    * The answer for a request, sent as JSON; a string is sent as it is (e.g. to send invalid
    * JSON). Default: the built-in solver's answer (`builtinAnswer`).
@@ -55,25 +55,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 export async function startSolverServer(options: SolverServerOptions = {}): Promise<SolverServer> {
-  const { delayMs = 0, respond = builtinAnswer, status = 200 } = options;
+  const { silent = false, respond = builtinAnswer, status = 200 } = options;
   const requests: SolveRequest[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
 
   const server = createServer((req, res) => {
     void (async () => {
       try {
         const request = JSON.parse(await readBody(req)) as SolveRequest;
         requests.push(request);
-        await wait(delayMs);
+        if (silent) return;
         const answer = await respond(request);
         const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
         res
@@ -98,8 +88,6 @@ export async function startSolverServer(options: SolverServerOptions = {}): Prom
     requests,
     close: () =>
       (closed ??= new Promise<void>((resolve, reject) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       })),

@@ -28,7 +28,7 @@ describe('external solvers in the auctions of a running service', function () {
     chain = await startTestChain();
     const [alpha, sloth, broken] = await Promise.all([
       startSolverServer(),
-      startSolverServer({ delayMs: 30_000 }),
+      startSolverServer({ silent: true }),
       startSolverServer({ respond: () => 'this is not JSON' }),
     ]);
     servers.push(alpha, sloth, broken);
