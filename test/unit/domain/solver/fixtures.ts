@@ -29,6 +29,46 @@ export function order(
   };
 }
 
+/**
+ * A random order's signed amounts: sell orders ask `ask`% of the market's buy amount; buy
+ * orders offer 10000/`ask`% of its sell amount.
+ */
+function limitAmounts(
+  s: { kind: SolverOrder['kind']; ask: number },
+  sellAtoms: bigint,
+  buyAtoms: bigint,
+): [bigint, bigint] {
+  return s.kind === 'sell'
+    ? [sellAtoms, (buyAtoms * BigInt(s.ask)) / 100n + 1n]
+    : [(sellAtoms * 100n) / BigInt(s.ask) + 1n, buyAtoms];
+}
+
+/**
+ * An order filled before: partially fillable ones by `partly` of their amount (rounded down to
+ * a percent), fill-or-kill ones entirely (`whole` 1) or not at all (0). Both executed amounts
+ * in proportion, as the contract's own counter would have them.
+ */
+function filledOrder(
+  n: number,
+  fields: Pick<
+    SolverOrder,
+    'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount' | 'kind' | 'partiallyFillable'
+  >,
+  partly: number,
+  whole: 0 | 1,
+): SolverOrder {
+  const { sellAmount, buyAmount, kind } = fields;
+  const full = kind === 'sell' ? sellAmount : buyAmount;
+  const filled = fields.partiallyFillable
+    ? (full * BigInt(Math.round(partly * 10_000))) / 10_000n
+    : full * BigInt(whole);
+  return order(n, {
+    ...fields,
+    executedSell: kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
+    executedBuy: kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
+  });
+}
+
 /** The devnet's WETH/DUSD pair: 1,000 WETH against 3,000,000 DUSD. */
 export const devnetPool: Pool = {
   address: '0x00000000000000000000000000000000000000f1',
@@ -156,30 +196,14 @@ export function randomOrders(native: ReadonlyMap<Address, bigint>, minLength = 0
         atoms(s.value, sellToken, native),
         atoms(s.value, buyToken, native),
       ];
-      // Sell orders ask `ask`% of the market's buy amount; buy orders offer 10000/`ask`% of its sell amount.
-      const [sellAmount, buyAmount] =
-        s.raw ??
-        (s.kind === 'sell'
-          ? [sellAtoms, (buyAtoms * BigInt(s.ask)) / 100n + 1n]
-          : [(sellAtoms * 100n) / BigInt(s.ask) + 1n, buyAtoms]);
-      const full = s.kind === 'sell' ? sellAmount : buyAmount;
-      const filled = s.partiallyFillable
-        ? (full * BigInt(s.filled)) / 100n
-        : s.filled > 90
-          ? full
-          : 0n;
-      return {
-        uid: uid(i + 1),
-        owner: '0x1111111111111111111111111111111111111111',
-        sellToken,
-        buyToken,
-        sellAmount,
-        buyAmount,
-        kind: s.kind,
-        partiallyFillable: s.partiallyFillable,
-        executedSell: s.kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
-        executedBuy: s.kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
-      };
+      const [sellAmount, buyAmount] = s.raw ?? limitAmounts(s, sellAtoms, buyAtoms);
+      const { kind, partiallyFillable } = s;
+      return filledOrder(
+        i + 1,
+        { sellToken, buyToken, sellAmount, buyAmount, kind, partiallyFillable },
+        s.filled / 100,
+        s.filled > 90 ? 1 : 0,
+      );
     }),
   );
 }
@@ -247,28 +271,14 @@ export function ringOrders(native: ReadonlyMap<Address, bigint>, firstUid: numbe
             atoms(worth, sellToken, native),
             atoms(worth, buyToken, native),
           ];
-          const [sellAmount, buyAmount] =
-            s.kind === 'sell'
-              ? [sellAtoms, (buyAtoms * BigInt(s.ask)) / 100n + 1n]
-              : [(sellAtoms * 100n) / BigInt(s.ask) + 1n, buyAtoms];
-          const full = s.kind === 'sell' ? sellAmount : buyAmount;
-          const filled = s.partiallyFillable
-            ? (full * BigInt(s.filled)) / 200n
-            : s.filled > 95
-              ? full
-              : 0n;
-          return {
-            uid: uid(firstUid + i * 2 + specs.indexOf(s)),
-            owner: '0x1111111111111111111111111111111111111111',
-            sellToken,
-            buyToken,
-            sellAmount,
-            buyAmount,
-            kind: s.kind,
-            partiallyFillable: s.partiallyFillable,
-            executedSell: s.kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
-            executedBuy: s.kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
-          };
+          const [sellAmount, buyAmount] = limitAmounts(s, sellAtoms, buyAtoms);
+          const { kind, partiallyFillable } = s;
+          return filledOrder(
+            firstUid + i * 2 + specs.indexOf(s),
+            { sellToken, buyToken, sellAmount, buyAmount, kind, partiallyFillable },
+            s.filled / 200,
+            s.filled > 95 ? 1 : 0,
+          );
         }),
       ),
     );
