@@ -56,6 +56,11 @@ export interface Config {
   rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
+  /**
+   * The operators' key (`ADMIN_API_KEY`): administrative endpoints (`GET /metrics`) need it in
+   * `X-API-Key` or `Authorization: Bearer`. Null: they answer 503.
+   */
+  adminApiKey: string | null;
   notifications: NotificationsConfig;
   version: string;
 }
@@ -93,6 +98,8 @@ export interface NotificationsConfig {
 
 /** The notifications API key of a service whose only network is the embedded devnet. */
 export const DEVNET_NOTIFICATIONS_API_KEY = 'devnet';
+/** The admin API key of a service whose only network is the embedded devnet. */
+export const DEVNET_ADMIN_API_KEY = 'devnet';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -283,6 +290,8 @@ function chains(
 
 export function loadConfig(env: Env = process.env): Config {
   const { rpcUrls, confirmations, startBlocks } = chains(env);
+  // `npm start` on its defaults: the embedded devnet is the only live network.
+  const localOnly = boolean(env, 'DEVNET', true) && rpcUrls.size === 0;
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -333,7 +342,8 @@ export function loadConfig(env: Env = process.env): Config {
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    notifications: notifications(env, boolean(env, 'DEVNET', true) && rpcUrls.size === 0),
+    notifications: notifications(env, localOnly),
+    adminApiKey: env.ADMIN_API_KEY || (localOnly ? DEVNET_ADMIN_API_KEY : null),
     version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',
   };
 }

@@ -4,9 +4,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { allProjectors } from '../projections/index.js';
 import { startProjections } from '../projections/runner.js';
@@ -29,6 +31,7 @@ import {
 import { usdPrice } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
+import { createMetrics } from './http/metrics.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
@@ -42,6 +45,7 @@ import { createCompetitionQueries } from './queries/competitions.js';
 import { createNoticeQueries } from './queries/notices.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
+import { countPending } from './delivery/outbox.js';
 import { startDeliveryWorker } from './delivery/worker.js';
 import { createBuiltinSolver } from './auction/builtin-solver.js';
 import { createSettlementDriver } from './auction/driver.js';
@@ -253,6 +257,19 @@ export async function startService(
         telegram: config.notifications.telegram !== null,
       },
     };
+    const metrics = createMetrics();
+    new Gauge({
+      name: 'batchbook_delivery_outbox_pending',
+      help: 'Notice deliveries not yet made nor given up',
+      registers: [metrics.registry],
+      async collect() {
+        // A failed count leaves the last value: /metrics still answers while the database is away.
+        await countPending(db).then(
+          (n) => this.set(n),
+          () => undefined,
+        );
+      },
+    });
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>
@@ -314,11 +331,13 @@ export async function startService(
         notices: createNoticeQueries(db),
       },
       readYourWrites: async (projector, position) => {
+        const began = performance.now();
         const caughtUp = await projections.waitFor(
           projector,
           position,
           config.readYourWritesTimeoutMs,
         );
+        metrics.observeReadYourWrites(projector, (performance.now() - began) / 1000, caughtUp);
         if (!caughtUp) logger.warn({ projector, position }, 'read-your-writes wait timed out');
       },
       clock,
@@ -331,6 +350,7 @@ export async function startService(
         enabled: config.notifications.enabled,
         apiKeyConfigured: config.notifications.apiKey !== null,
       },
+      admin: { apiKey: config.adminApiKey, metrics },
     };
 
     const server: Server = createHttpApp(deps).listen(config.port, config.host);

@@ -199,3 +199,11 @@ export async function recordOutcomes(
   }
   await Promise.all(writes);
 }
+
+/** Rows not yet delivered nor given up (read through the partial index `outbox_due`). */
+export async function countPending(db: Knex): Promise<number> {
+  const { rows } = await db.raw<{ rows: { n: string }[] }>(
+    `SELECT count(*)::text AS n FROM ${OUTBOX} WHERE delivered_at IS NULL AND failed_at IS NULL`,
+  );
+  return Number(rows[0]!.n);
+}

@@ -17,7 +17,6 @@
  * (adding the same channel again returns the existing subscription, without its secret; removing
  * twice answers 404 the second time).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type {
@@ -30,6 +29,7 @@ import type {
 } from './events.js';
 import { recoverOrderSigner } from './signatures.js';
 import { typedDataDigest } from './eip712.js';
+import { sameSecret } from './same-secret.js';
 
 // ---------------------------------------------------------------------------------------------
 // Typed data
@@ -126,15 +126,6 @@ export interface SubscriptionCredentials {
 
 export type AuthorisationDecision =
   { ok: true; by: SubscriptionAuthority } | { ok: false; description: string };
-
-/** Equal strings, compared without an early exit (over their SHA-256, so lengths leak nothing). */
-export function sameSecret(expected: string, presented: string): boolean {
-  const a = sha256(utf8ToBytes(expected));
-  const b = sha256(utf8ToBytes(presented));
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-  return difference === 0;
-}
 
 /**
  * An API key, when one is presented, decides alone: a wrong one (or any, when the server has

@@ -8,6 +8,7 @@ import { cors } from './cors.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { resolveNetwork, type NetworkState } from './network.js';
+import { adminRouter } from './routes/admin.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
@@ -22,6 +23,7 @@ import { tradesRouter } from './routes/trades.js';
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
   app.proxy = true;
+  app.use(deps.admin.metrics.http);
   app.use(errorMiddleware(deps.logger));
   app.use(cors);
 
@@ -50,6 +52,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(subscriptionsRouter(deps).routes());
   // An account's notices, on every network: `/accounts/{account}/notifications`.
   app.use(notificationsRouter(deps).routes());
+  // Operators' endpoints (`/metrics`), behind the admin API key.
+  app.use(adminRouter(deps).routes());
   app.use(perNetwork.routes());
   app.use(
     perNetwork.allowedMethods({

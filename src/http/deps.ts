@@ -19,6 +19,7 @@ import type { OrderQueries } from '../queries/orders.js';
 import type { SubscriptionQueries } from '../queries/subscriptions.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
 import type { TradeQueries } from '../queries/trades.js';
+import type { Metrics } from './metrics.js';
 import type { RateLimitDeps } from './rate-limit.js';
 import type {
   OrderCreationBody,
@@ -79,4 +80,6 @@ export interface HttpDeps {
   rateLimits: RateLimitDeps;
   /** GET /accounts/{account}/notifications answers 503 unless both hold (seed §7.4). */
   notificationsApi: { enabled: boolean; apiKeyConfigured: boolean };
+  /** Operators' endpoints: the key they need (null: off) and what `/metrics` serves. */
+  admin: { apiKey: string | null; metrics: Metrics };
 }

@@ -31,6 +31,15 @@ describe('configuration', () => {
     expect(external.rpcUrls.get('devnet')).to.equal('http://127.0.0.1:9545');
   });
 
+  it('has an admin API key of its own; keyless by default but on the devnet alone', () => {
+    expect(loadConfig({ ADMIN_API_KEY: 'operators' }).adminApiKey).to.equal('operators');
+    // `npm start` on its defaults: /metrics answers to the key `devnet`.
+    expect(loadConfig({}).adminApiKey).to.equal('devnet');
+    // A public network, or another devnet node: no default key, so the admin endpoints are off.
+    expect(loadConfig({ MAINNET_RPC_URL: 'https://rpc.example' }).adminApiKey).to.equal(null);
+    expect(loadConfig({ DEVNET_RPC_URL: 'http://127.0.0.1:9545' }).adminApiKey).to.equal(null);
+  });
+
   it('stops on a bad value, naming the variable', () => {
     const bad: Record<string, string>[] = [
       { DEVNET: 'maybe' },

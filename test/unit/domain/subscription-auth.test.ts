@@ -17,12 +17,12 @@ import {
   decideUnsubscribe,
   foldSubscriptions,
   parseChannel,
-  sameSecret,
   subscriptionActionDigest,
   type ChannelRequest,
   type SubscriptionAction,
   type SubscriptionCredentials,
 } from '../../../src/domain/subscription-auth.js';
+import { sameSecret } from '../../../src/domain/same-secret.js';
 
 const TYPES: Record<string, Record<string, TypedDataField[]>> = {
   subscribe: {
