@@ -92,10 +92,11 @@ export async function startService(
     for (const close of stack.reverse()) await close();
   };
   // Connections cut while stopping (e.g. PostgreSQL shutting down on the same Ctrl-C) are expected.
-  const warn = (message: string) => (err: unknown) => {
-    if (stopping) logger.debug({ err }, message);
-    else logger.warn({ err }, message);
+  const report = (message: string, err: unknown, fields: Record<string, unknown> = {}) => {
+    if (stopping) logger.debug({ err, ...fields }, message);
+    else logger.warn({ err, ...fields }, message);
   };
+  const warn = (message: string) => (err: unknown) => report(message, err);
   try {
     const database = await openDatabase(config);
     stack.push(() => database.stop());
@@ -112,7 +113,17 @@ export async function startService(
           });
     stack.push(() => ledger.close());
 
-    const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 16 } });
+    const db = knex({
+      client: 'pg',
+      connection: database.url,
+      pool: { min: 0, max: 16 },
+      // knex prints to stdout, between the JSON lines. What it warns of (a connection that
+      // failed or dropped) also fails the query, which its caller reports: debug is enough.
+      log: {
+        warn: (message: unknown) => logger.debug({ knex: message }, 'knex warning'),
+        error: (message: unknown) => logger.warn({ knex: message }, 'knex error'),
+      },
+    });
     stack.push(() => db.destroy());
 
     // The devnet's chain and the ledger start fresh together: an empty ledger forgets the chain.
@@ -140,7 +151,7 @@ export async function startService(
       ledger,
       db,
       projectors: allProjectors(),
-      onError: warn('projection batch failed; retrying'),
+      onError: (err, projector) => report('projection batch failed; retrying', err, { projector }),
     });
     stack.push(() => projections.stop());
 

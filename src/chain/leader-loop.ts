@@ -2,7 +2,10 @@
  * The loop a chain follower runs: hold the leader lock of its role (one instance per network
  * across processes; the others wait), call `step` every poll interval while holding it, and
  * stop promptly. A failed step is retried at the next interval; `ChainMoved` (the chain changed
- * under a step, e.g. a reorg) is expected and retried silently.
+ * under a step, e.g. a reorg) is expected and retried silently. A lock that is lost (the
+ * database went away) is asked for again at once, and while that fails, again with a backoff of
+ * its own: the poll interval may be long (an autopilot's auction interval), and the role must
+ * not stay vacant that long after the database is back.
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -22,6 +25,9 @@ export interface LeaderLoopOptions {
   expected?(error: unknown): boolean;
 }
 
+/** The longest wait between two attempts to take a lock whose session failed. */
+const MAX_RETRY_MS = 5_000;
+
 export interface LeaderLoop {
   stop(): Promise<void>;
 }
@@ -36,10 +42,10 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
   // waiting for the lock also ends when the loop stops.
   const stopping = new Promise<void>((resolve) => (signalStop = resolve));
   // Resolves at once after `stop()`: a stop that came while a step ran must not wait an interval.
-  const pause = () =>
+  const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       if (stopped) return resolve();
-      const timer = setTimeout(resolve, pollIntervalMs);
+      const timer = setTimeout(resolve, ms);
       wake = () => {
         clearTimeout(timer);
         resolve();
@@ -49,26 +55,32 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
     error instanceof ChainMoved || (options.expected?.(error) ?? false);
 
   const run = async () => {
-    while (!stopped) {
-      const leadership = requestLeadership(options.connection, options.key, (err) =>
-        log.warn({ err }, 'leadership lost'),
-      );
+    for (let failures = 0; !stopped;) {
+      let held = false;
+      const leadership = requestLeadership(options.connection, options.key, (err) => {
+        // Before the lock was held, `acquired` rejects instead (handled below).
+        if (!held) return;
+        log.warn({ err }, 'leadership lost');
+        (wake as (() => void) | null)?.();
+      });
       release = () => leadership.release();
       // Abandoned at a stop, the request may still fail later: that is expected, not unhandled.
       leadership.acquired.catch(() => undefined);
       try {
         await Promise.race([leadership.acquired, stopping]);
+        held = true;
+        failures = 0;
         while (!stopped && leadership.held) {
           try {
             await options.step(() => stopped);
           } catch (error) {
             if (!expected(error)) log.warn({ err: error }, 'step failed; retrying');
           }
-          await pause();
+          if (leadership.held) await pause(pollIntervalMs);
         }
       } catch (error) {
         if (!stopped) log.warn({ err: error }, 'leadership failed; retrying');
-        await pause();
+        await pause(Math.min(MAX_RETRY_MS, 100 * 2 ** failures++));
       } finally {
         await leadership.release();
       }

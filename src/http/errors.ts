@@ -1,10 +1,12 @@
 /**
  * Error envelopes. Order-book errors are `{errorType, description}` (plus `data` when there is
- * some) with the reference's statuses; a client's mistake never becomes a 500.
+ * some) with the reference's statuses; a client's mistake never becomes a 500, nor does an
+ * unreachable database (503 `DatabaseUnavailable`: retry later, like `ChainUnavailable`).
  */
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Rejection } from '../commands/rejection.js';
+import { isDatabaseUnavailable } from '../postgres/unavailable.js';
 
 export class ApiError extends Error {
   constructor(
@@ -29,6 +31,7 @@ const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
   InternalServerError: 500,
   NetworkNotLive: 503,
   ChainUnavailable: 503,
+  DatabaseUnavailable: 503,
 };
 
 export function statusOf(errorType: string): number {
@@ -56,6 +59,9 @@ function toApiError(error: unknown): ApiError | null {
   if (error instanceof Rejection) {
     return new ApiError(statusOf(error.errorType), error.errorType, error.description, error.data);
   }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(503, 'DatabaseUnavailable', 'the database is unavailable; retry later');
+  }
   return bodyParserError(error);
 }
 
@@ -74,7 +80,13 @@ export function errorMiddleware(logger: Logger): Middleware {
         };
         return;
       }
-      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      // An outage (503) is a dependency's, not a bug: a warning with its reason, no stack.
+      if (api?.status === 503) {
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.warn({ method: ctx.method, path: ctx.path, reason }, 'request failed');
+      } else {
+        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+      }
       ctx.status = api?.status ?? 500;
       ctx.body = {
         errorType: api?.errorType ?? 'InternalServerError',

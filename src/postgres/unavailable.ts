@@ -1,0 +1,44 @@
+/**
+ * Telling "PostgreSQL is not there" (down, restarting, shutting down, unreachable) from a query
+ * that failed on its own: the first passes once the server is back, so the API answers it with
+ * a 503 the client retries, not with the 500 of a bug.
+ *
+ * pg and knex hand the driver's error through as it is: a socket error (`ECONNREFUSED`, ...), a
+ * server error with its SQLSTATE (class 08 connection exception, 57P01..57P03 shutdown or start-
+ * up), or one of pg's own errors for a connection that ended or could not be opened in time.
+ * Only the error itself is looked at, never its `cause`: a chain RPC that failed the same way is
+ * not the database.
+ */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down). */
+const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03']);
+
+/** pg's and knex's words for a session that ended or never opened (knex prefixes the SQL). */
+const MESSAGES = [
+  /Connection terminated/,
+  /is not queryable/,
+  /timeout exceeded when trying to connect/,
+  /Knex: Timeout acquiring a connection/,
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (SOCKET_CODES.has(code) || SHUTDOWN_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) {
+      return true;
+    }
+  }
+  return MESSAGES.some((pattern) => pattern.test(error.message));
+}
