@@ -73,15 +73,10 @@ export class ProjectorWorker {
     const { schema } = this.ctx;
     const name = this.projector.name;
     for (let attempt = 0; !this.stopped;) {
-      let held = false;
       const leadership = requestLeadership(
         this.ctx.connection,
         leaderLockKey(schema, name),
         (err) => {
-          // A session lost before it held the lock rejects `acquired`, and the loop below backs
-          // off; waking that backoff would retry at once, in a tight loop while the database
-          // is down.
-          if (!held) return;
           if (!this.stopped) this.ctx.report(err, name);
           this.interrupt();
         },
@@ -89,7 +84,6 @@ export class ProjectorWorker {
       this.leadership = leadership;
       try {
         await leadership.acquired;
-        held = true;
         if (this.stopped) break;
         attempt = 0;
         await this.lead(leadership);

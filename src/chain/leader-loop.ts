@@ -56,10 +56,7 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
 
   const run = async () => {
     for (let failures = 0; !stopped;) {
-      let held = false;
       const leadership = requestLeadership(options.connection, options.key, (err) => {
-        // Before the lock was held, `acquired` rejects instead (handled below).
-        if (!held) return;
         log.warn({ err }, 'leadership lost');
         (wake as (() => void) | null)?.();
       });
@@ -68,7 +65,6 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
       leadership.acquired.catch(() => undefined);
       try {
         await Promise.race([leadership.acquired, stopping]);
-        held = true;
         failures = 0;
         while (!stopped && leadership.held) {
           try {

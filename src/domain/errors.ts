@@ -61,6 +61,8 @@ export const ORDER_ERROR_TYPES = [
   // cross-cutting
   'InvalidParameter',
   'NetworkNotLive',
+  'ChainUnavailable',
+  'DatabaseUnavailable',
   'RateLimited',
   'InternalServerError',
 ] as const;

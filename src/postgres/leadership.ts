@@ -20,6 +20,7 @@ export interface Leadership {
   release(): Promise<void>;
 }
 
+/** `onLost` is called once if the session ends after the lock was held. */
 export function requestLeadership(
   connection: pg.ClientConfig,
   key: LeaderKey,
@@ -36,7 +37,9 @@ export function requestLeadership(
   const lose = (err: unknown) => {
     if (lost || released) return;
     lost = true;
-    onLost(err);
+    // Only a lock once held is lost; before that, `acquired` rejects instead. (Reporting both
+    // made callers retry at once, in a tight loop while the database was down.)
+    if (acquiredLock) onLost(err);
   };
   client.on('error', lose);
   client.on('end', () => lose(new Error(`leader connection of ${label} ended`)));
