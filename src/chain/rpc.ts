@@ -1,7 +1,8 @@
 /**
  * JSON-RPC access to one network: an ethers provider pinned to the network's chain id, with a
  * timeout on every request and retries with backoff on transport failures. A revert is an
- * answer, not a failure: it is never retried.
+ * answer, not a failure: it is never retried. Nor is a time-out: a node that hangs would
+ * otherwise hold a client's request for every attempt's full timeout (~41 s at the defaults).
  */
 import { FetchRequest, JsonRpcProvider, Network as EthersNetwork, isError } from 'ethers';
 import type { Network } from '../domain/networks.js';
@@ -73,7 +74,7 @@ export function createChainRpc(
           return await request(provider);
         } catch (error) {
           if (!retriable(error)) throw error;
-          if (attempt >= options.retries)
+          if (attempt >= options.retries || isError(error, 'TIMEOUT'))
             throw new ChainUnavailableError(network.name, what, error);
           await backoff(attempt);
         }
