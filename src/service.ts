@@ -31,6 +31,7 @@ import {
 import { usdPrice } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { createMetrics } from './http/metrics.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
@@ -370,6 +371,7 @@ export async function startService(
       server.once('error', reject);
     });
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     stack.push(
       () =>
         new Promise<void>((resolve) => {

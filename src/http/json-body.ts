@@ -25,7 +25,15 @@ export function jsonBody(limitBytes: number): Middleware {
         throw new ApiError(415, 'UnsupportedMediaType', 'send the body as application/json');
       throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');
     }
-    await parse(ctx, async () => undefined);
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (error) {
+      // The parser stops reading a chunked body at the limit and pauses the request: drain the
+      // rest, as Node drains bodies nobody reads, or a client still sending never gets its 413
+      // and the connection stays open.
+      ctx.req.resume();
+      throw error;
+    }
     const raw: unknown = ctx.request.rawBody;
     if (typeof raw !== 'string' || raw.trim() === '') {
       throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');

@@ -30,8 +30,8 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** CI checks out `shared/` beside the clone, as on the development machines. */
 export const OPENAPI_PATH = path.resolve(REPO_ROOT, '../shared/reference/cow-openapi.yml');
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type SchemaObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type SchemaObject = { [key: string]: Json };
 
 const SPEC_ID = 'cow-openapi';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -235,6 +235,9 @@ function adjust(schemas: Record<string, SchemaObject>): void {
 interface Loaded {
   ajv: Ajv;
   spec: SchemaObject;
+  /** `components.schemas` and `paths` as JSON Schema, with the adjustments above. */
+  schemas: Record<string, SchemaObject>;
+  paths: SchemaObject;
   validators: Map<string, ValidateFunction>;
 }
 
@@ -263,7 +266,7 @@ function load(): Loaded {
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
   ajv.addSchema({ $id: SPEC_ID, components: { schemas }, paths } as object);
-  loaded = { ajv, spec, validators: new Map() };
+  loaded = { ajv, spec, schemas, paths, validators: new Map() };
   return loaded;
 }
 
@@ -348,4 +351,88 @@ export function expectMatchesResponse(
     .map((part, i) => (i === 0 ? part : escapePointer(part)))
     .join('/');
   check(`${method.toUpperCase()} ${specPath} ${status}`, validatorFor(pointer), value);
+}
+
+/** One parameter of an operation, its schema with every `$ref` inlined. */
+export interface SpecParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: SchemaObject;
+}
+
+/** One operation of the spec: `path` as the spec writes it (`/api/v1/orders/{UID}`). */
+export interface SpecOperation {
+  method: 'get' | 'post' | 'put' | 'delete' | 'patch';
+  path: string;
+  operationId: string;
+  parameters: SpecParameter[];
+  /** The JSON request body's schema (`$ref`s inlined), or null when it takes none. */
+  requestBody: SchemaObject | null;
+}
+
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
+const COMPONENT_REF = '#/components/schemas/';
+
+/**
+ * Inlines `#/components/schemas/…` references (siblings such as `description` kept), so a
+ * schema can be walked without the spec. A reference back into itself is left open (`{}`).
+ */
+function inline(node: Json, schemas: Record<string, SchemaObject>, open: string[] = []): Json {
+  if (Array.isArray(node)) return node.map((item) => inline(item, schemas, open));
+  if (node === null || typeof node !== 'object') return node;
+  const { $ref, ...rest } = node;
+  const out: SchemaObject = {};
+  for (const [key, value] of Object.entries(rest)) out[key] = inline(value, schemas, open);
+  if (typeof $ref !== 'string') return out;
+  const name = $ref.startsWith(COMPONENT_REF) ? $ref.slice(COMPONENT_REF.length) : null;
+  const target = name === null ? undefined : schemas[name];
+  if (!target) throw new Error(`cow-openapi.yml: cannot resolve ${$ref}`);
+  if (open.includes(name!)) return out;
+  return { ...(inline(target, schemas, [...open, name!]) as SchemaObject), ...out };
+}
+
+/** `components.schemas[name]` as adjusted above, every `$ref` inlined. */
+export function specSchema(name: string): SchemaObject {
+  const { schemas } = load();
+  if (!schemas[name]) throw new Error(`unknown schema ${name}`);
+  return inline(schemas[name], schemas, [name]) as SchemaObject;
+}
+
+/**
+ * Every operation of the spec (as adjusted above), with its parameters and JSON request body,
+ * for tests that generate requests from the spec: a parameter added to the spec is covered
+ * without touching them.
+ */
+export function specOperations(): SpecOperation[] {
+  const { schemas, paths } = load();
+  const operations: SpecOperation[] = [];
+  for (const [specPath, item] of Object.entries(paths) as [string, SchemaObject][]) {
+    const shared = (item.parameters as SchemaObject[] | undefined) ?? [];
+    for (const method of METHODS) {
+      const op = item[method] as SchemaObject | undefined;
+      if (!op) continue;
+      const parameters = [...shared, ...((op.parameters as SchemaObject[] | undefined) ?? [])]
+        .filter((p) => p.in === 'path' || p.in === 'query' || p.in === 'header')
+        .map((p) => ({
+          name: p.name as string,
+          in: p.in as SpecParameter['in'],
+          required: p.required === true,
+          schema: inline((p.schema as SchemaObject | undefined) ?? {}, schemas) as SchemaObject,
+        }));
+      const body = (
+        ((op.requestBody as SchemaObject | undefined)?.content as SchemaObject | undefined)?.[
+          'application/json'
+        ] as SchemaObject | undefined
+      )?.schema;
+      operations.push({
+        method,
+        path: specPath,
+        operationId: (op.operationId as string | undefined) ?? `${method} ${specPath}`,
+        parameters,
+        requestBody: body === undefined ? null : (inline(body, schemas) as SchemaObject),
+      });
+    }
+  }
+  return operations;
 }

@@ -87,7 +87,10 @@ export function tokensRouter(deps: HttpDeps): Router {
   const router = new Router();
   router.use(messageErrors(deps.logger));
 
-  router.get('/:chainId/tokens/:token/usdPrice', async (ctx) => {
+  const usdPricePath = '/:chainId/tokens/:token/usdPrice';
+  const topHoldersPath = '/:chainId/tokens/:token/topHolders';
+
+  router.get(usdPricePath, async (ctx) => {
     const network = networkParam(ctx.params.chainId!);
     const token = tokenParam(ctx.params.token!);
     // The native currency is worth what its wrapped token is.
@@ -96,7 +99,7 @@ export function tokensRouter(deps: HttpDeps): Router {
     ctx.set('Cache-Control', `public, max-age=${USD_PRICE_MAX_AGE_SECONDS}`);
   });
 
-  router.get('/:chainId/tokens/:token/topHolders', async (ctx) => {
+  router.get(topHoldersPath, async (ctx) => {
     const network = networkParam(ctx.params.chainId!);
     const token = tokenParam(ctx.params.token!);
     const limit = limitQuery(ctx.query.limit);
@@ -125,5 +128,11 @@ export function tokensRouter(deps: HttpDeps): Router {
     ctx.body = holders;
   });
 
+  // These paths know their method: any other is a 405, in these endpoints' `{message}` shape.
+  for (const path of [usdPricePath, topHoldersPath]) {
+    router.all(path, () => {
+      throw new TokenEndpointError(405, 'method not allowed on this path');
+    });
+  }
   return router;
 }
