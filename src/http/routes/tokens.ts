@@ -12,6 +12,7 @@ import { Rejection } from '../../commands/rejection.js';
 import type { Address } from '../../domain/events.js';
 import { parseAddress } from '../../domain/hex.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
+import { isDatabaseUnavailable } from '../../postgres/unavailable.js';
 import type { HttpDeps } from '../deps.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
@@ -50,6 +51,13 @@ function messageErrors(logger: Logger): Middleware {
         const isRejection = error instanceof Rejection;
         ctx.status = isRejection ? (STATUS_BY_ERROR_TYPE[error.errorType] ?? 400) : error.status;
         ctx.body = { message: isRejection ? error.description : error.message };
+        return;
+      }
+      // An outage, like the order book's 503 DatabaseUnavailable: retry later, no stack logged.
+      if (isDatabaseUnavailable(error)) {
+        logger.warn({ method: ctx.method, path: ctx.path }, 'request failed: database unavailable');
+        ctx.status = 503;
+        ctx.body = { message: 'the database is unavailable; retry later' };
         return;
       }
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');

@@ -126,6 +126,13 @@ describe('faults: PostgreSQL restart under load', function () {
       timeoutMs: 20_000,
       description: `${OUTAGE_EXCHANGES} exchanges while PostgreSQL is down`,
     });
+    // The token routes answer the outage in their own shape.
+    const holders = await http(
+      'GET',
+      `${service!.url}/31337/tokens/0x${'11'.repeat(20)}/topHolders`,
+    );
+    expect(holders.status).to.equal(503);
+    expect(holders.body).to.deep.equal({ message: 'the database is unavailable; retry later' });
     const restarting = Date.now();
     await postgres!.start();
     const up = Date.now();
