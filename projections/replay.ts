@@ -3,9 +3,11 @@
  * into a fresh schema, then swap it in for the live one in a single transaction.
  *
  * The rebuild reads the ledger in large pages, prefetching the next page while the current one
- * is applied, and applies each page to every projector at once, each in its own transaction
- * that does not wait for the WAL flush: a crash mid-rebuild only means running it again, and
- * the swap itself is a normal durable commit.
+ * is applied. Each projector applies the pages in order on its own connection, each page in a
+ * transaction that does not wait for the WAL flush (a crash mid-rebuild only means running it
+ * again; the swap itself is a normal durable commit). The projectors do not wait for each other
+ * page by page: a fast one runs up to `PAGES_AHEAD` pages ahead of the slowest, so PostgreSQL
+ * and Node stay busy instead of idling at every page until the slowest projector is done.
  */
 import type { Knex } from 'knex';
 import type { Ledger, RecordedEvent } from '../src/ledger/port.js';
@@ -35,6 +37,8 @@ export interface ReplayResult {
 }
 
 export const DEFAULT_REPLAY_BATCH = 5000;
+/** Pages read but not yet applied by every projector, at most (memory: pages × batch size). */
+const PAGES_AHEAD = 4;
 
 /** Applies one page to one projector and moves its checkpoint, in `trx`. */
 async function applyPage(
@@ -80,20 +84,37 @@ export async function replayInto(options: ReplayOptions): Promise<ReplayResult> 
   const schema = checkSchemaName(options.schema);
   await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await prepareProjectors(db, schema, projectors);
+  // Read models are independent: each projector applies the pages in order on its own
+  // connection. `applied` holds, per page not yet applied by all, the promise that it is.
+  const tails = projectors.map(() => Promise.resolve());
+  const applied: Promise<void>[] = [];
   let total = 0;
-  return drain(ledger, null, options.batchSize ?? DEFAULT_REPLAY_BATCH, async (page) => {
-    // Read models are independent: each projector applies the page on its own connection.
-    await Promise.all(
-      projectors.map((projector) =>
-        db.transaction(async (trx) => {
-          await trx.raw('SET LOCAL synchronous_commit = off');
-          await applyPage(trx, schema, projector, page);
-        }),
-      ),
-    );
-    total += page.length;
-    onProgress?.(total);
-  });
+  const drained = await drain(
+    ledger,
+    null,
+    options.batchSize ?? DEFAULT_REPLAY_BATCH,
+    async (page) => {
+      const done = projectors.map(
+        (projector, i) =>
+          (tails[i] = tails[i]!.then(() =>
+            db.transaction(async (trx) => {
+              await trx.raw('SET LOCAL synchronous_commit = off');
+              await applyPage(trx, schema, projector, page);
+            }),
+          )),
+      );
+      const all = Promise.all(done).then(() => {
+        total += page.length;
+        onProgress?.(total);
+      });
+      // Awaited in turn below; until then a failure must not count as an unhandled rejection.
+      all.catch(() => undefined);
+      applied.push(all);
+      if (applied.length >= PAGES_AHEAD) await applied.shift();
+    },
+  );
+  for (const page of applied) await page;
+  return drained;
 }
 
 export interface SwapOptions {

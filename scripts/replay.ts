@@ -32,14 +32,19 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const pool = new pg.Pool({ connectionString: database.url, max: 6 });
   pool.on('error', (err) => console.error('idle PostgreSQL connection failed:', err));
-  const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 4 } });
+  const projectors = allProjectors();
+  // One connection per projector: each applies its pages on its own.
+  const db = knex({
+    client: 'pg',
+    connection: database.url,
+    pool: { min: 0, max: projectors.length + 1 },
+  });
   let ledger: Ledger | undefined;
   try {
     ledger =
       config.ledger.kind === 'postgres'
         ? await createPostgresLedger({ pool })
         : createEventStoreLedger({ connectionString: config.ledger.url });
-    const projectors = allProjectors();
     const total = await countEvents(pool, config.ledger.kind);
     const bar = new cliProgress.SingleBar(
       {

@@ -37,6 +37,72 @@ describe('replay', () => {
     return tables;
   }
 
+  it('applies every page to every projector in order, a slow one lagging the fast ones', async () => {
+    for (let n = 0; n < 12; n++) await write(n);
+    const seen = new Map<string, string[]>();
+    // Pages of 3 events; the slow projector takes far longer per page than the fast one.
+    const recording = (name: string, delayMs: number) => ({
+      name,
+      version: 1,
+      tables: [],
+      migrate: async () => undefined,
+      async handle(_trx: unknown, events: readonly { position: string }[]) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        seen.set(name, [...(seen.get(name) ?? []), ...events.map((e) => e.position)]);
+      },
+    });
+    const progress: number[] = [];
+    const result = await replayInto({
+      ledger: t.ledger,
+      db: t.db,
+      projectors: [recording('slow', 20), recording('fast', 0)],
+      schema: 'read_replay',
+      batchSize: 3,
+      onProgress: (events) => progress.push(events),
+    });
+    const everything = (await t.ledger.readAll(null, 100)).map((e) => e.position);
+    expect(seen.get('slow')).to.deep.equal(everything);
+    expect(seen.get('fast')).to.deep.equal(everything);
+    expect(result.events).to.equal(24);
+    // Progress counts a page once every projector has applied it, in order.
+    expect(progress).to.deep.equal([3, 6, 9, 12, 15, 18, 21, 24]);
+  });
+
+  it('fails when a projector fails, and leaves nothing unhandled behind', async () => {
+    for (let n = 0; n < 12; n++) await write(n);
+    let pages = 0;
+    const failing = {
+      name: 'failing',
+      version: 1,
+      tables: [],
+      migrate: async () => undefined,
+      async handle() {
+        if (++pages === 3) throw new Error('projector broke on page 3');
+      },
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const replay = replayInto({
+        ledger: t.ledger,
+        db: t.db,
+        projectors: [...allProjectors(), failing],
+        schema: 'read_replay',
+        batchSize: 3,
+      });
+      await replay.then(
+        () => expect.fail('the replay succeeded'),
+        (err: Error) => expect(err.message).to.equal('projector broke on page 3'),
+      );
+      // Give rejections that nobody handled their turn to be reported.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('rebuilds an empty ledger into empty read models', async () => {
     const result = await replayInto({
       ledger: t.ledger,
