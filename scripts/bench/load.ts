@@ -19,20 +19,19 @@ export interface LoadResult {
   firstError: string | null;
 }
 
-export async function runLoad(
-  url: URL,
-  requests: readonly LoadRequest[],
-  concurrency: number,
-  okStatus: number,
-): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let firstError: string | null = null;
-  let next = 0;
+export interface Response {
+  status: number;
+  body: string;
+}
 
+/** Sends requests over keep-alive connections, at most `sockets` at a time. */
+export function httpClient(
+  url: URL,
+  sockets: number,
+): { send(req: LoadRequest): Promise<Response>; close(): void } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const send = (req: LoadRequest) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
+    new Promise<Response>((resolve, reject) => {
       const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
       if (req.body) headers['content-length'] = req.body.length;
       const r = http.request(
@@ -49,6 +48,20 @@ export async function runLoad(
       r.on('error', reject);
       r.end(req.body);
     });
+  return { send, close: () => agent.destroy() };
+}
+
+export async function runLoad(
+  url: URL,
+  requests: readonly LoadRequest[],
+  concurrency: number,
+  okStatus: number,
+): Promise<LoadResult> {
+  const { send, close } = httpClient(url, concurrency);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let firstError: string | null = null;
+  let next = 0;
 
   const worker = async () => {
     for (let i = next++; i < requests.length; i = next++) {
@@ -71,7 +84,7 @@ export async function runLoad(
   const started = performance.now();
   await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
   const elapsedMs = performance.now() - started;
-  agent.destroy();
+  close();
   latencies.sort((a, b) => a - b);
   return { elapsedMs, latencies, statuses, firstError };
 }

@@ -13,7 +13,8 @@
  *     accepted orders per second (201 only) with p50/p99 latency. Each 201 includes signature
  *     recovery, the transfer simulation on the devnet (one eth_call), the durable ledger append
  *     and the read-your-writes wait;
- *   - GET /api/v1/orders/{uid} at `--concurrency`: requests per second with p50/p99, and for
+ *   - GET /api/v1/orders/{uid} and GET /api/v1/account/{owner}/orders (default limit, owners in
+ *     turn), `--reads` each at `--concurrency`: requests per second with p50/p99, and for
  *     calibration GET /api/v1/version (no database): the ceiling of the HTTP stack here.
  * The load generator runs on a worker thread (default) so its own JSON and socket work does not
  * share the server's event loop; `--client main` runs it on the main thread instead.
@@ -25,19 +26,18 @@
  *   node --cpu-prof --cpu-prof-dir=prof --import tsx scripts/bench/orders.ts
  */
 import { parseArgs } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { SigningKey, Wallet, hexlify, randomBytes } from 'ethers';
-import type { DevnetDeployment } from '../../src/chain/devnet/deploy.js';
+import { SigningKey, computeAddress } from 'ethers';
 import { loadConfig } from '../../src/config.js';
-import type { Address } from '../../src/domain/events.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
-import { connectTestChain } from '../../test/support/chain.js';
 import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
+import { fundOwners, type Trading } from './owners.js';
 import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
+import { startBenchWorker } from './worker.js';
 
 interface Options {
   orders: number;
@@ -146,12 +146,6 @@ async function runPhase(
   return { name, unit, concurrency, requests: requests.length, ok: load.latencies.length, ...load };
 }
 
-/** Who trades what: owners funded on the devnet, so the service's chain checks pass. */
-interface Trading {
-  ownerKeys: string[];
-  sellTokens: [string, string];
-}
-
 async function runClient(
   baseUrl: string,
   options: Options,
@@ -204,6 +198,21 @@ async function runClient(
     }));
     phases.push(
       await phase('GET /api/v1/orders/{uid}', 'reads/s', reads, options.concurrency, 200),
+    );
+    // An account's page of orders (the default limit, 10, newest first), owners in turn.
+    const owners = keys.map((key) => computeAddress(key).toLowerCase());
+    const accounts: LoadRequest[] = Array.from({ length: options.reads }, (_, i) => ({
+      method: 'GET',
+      path: `${prefix}/account/${owners[i % owners.length]}/orders`,
+    }));
+    phases.push(
+      await phase(
+        'GET /api/v1/account/{owner}/orders',
+        'reads/s',
+        accounts,
+        options.concurrency,
+        200,
+      ),
     );
     // Calibration: the cheapest route (no database) through the same HTTP stack and client.
     // What this reaches bounds what any read endpoint can reach on this machine.
@@ -350,32 +359,13 @@ type WorkerMessage =
   | { kind: 'done'; result: ClientResult }
   | { kind: 'failed'; error: string };
 
-/** Owners with WETH and a demo token, both approved to the vault relayer (not measured). */
-async function fundOwners(deployment: DevnetDeployment, owners: number): Promise<Trading> {
-  const chain = await connectTestChain(deployment);
-  const sellTokens: [string, string] = [deployment.weth.address, deployment.tokens[0]!.address];
-  const ownerKeys = Array.from({ length: owners }, () => hexlify(randomBytes(32)));
-  for (const key of ownerKeys) {
-    const owner = new Wallet(key).address as Address;
-    for (const token of sellTokens) await chain.fund(owner, token as Address, 10n ** 24n);
-  }
-  await chain.stop();
-  return { ownerKeys, sellTokens };
-}
-
 async function clientOnWorker(
   url: string,
   options: Options,
   trading: Trading,
   hooks: PhaseHooks,
 ): Promise<ClientResult> {
-  // Node 20 does not run `--import tsx` in workers: register tsx there, then load this file.
-  const bootstrap =
-    `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};\n` +
-    `register();\nawait import(${JSON.stringify(import.meta.url)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
-    workerData: { url, options, trading },
-  });
+  const worker = startBenchWorker(import.meta.url, { url, options, trading });
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'done') resolve(message.result);

@@ -12,7 +12,8 @@ import os from 'node:os';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
-import { percentile, runLoad, type LoadRequest } from './load.js';
+import { percentile, runLoad } from './load.js';
+import { quoteParties, quoteRequest } from './quote-request.js';
 import { startScratchPostgres } from './scratch.js';
 
 const quotes = Number(process.argv[2] ?? 5000);
@@ -32,24 +33,8 @@ async function main(): Promise<void> {
       { logger: createLogger('silent') },
     );
     scratch.onStop(() => service.stop());
-    const { deployment } = service.devnet!;
-    const [dusd, , ddai] = deployment.tokens;
-    // Alternate a direct pair and one routed through WETH, sells and buys.
-    const request = (i: number): LoadRequest => ({
-      method: 'POST',
-      path: '/devnet/api/v1/quote',
-      body: Buffer.from(
-        JSON.stringify({
-          sellToken: i % 2 ? deployment.weth.address : ddai!.address,
-          buyToken: dusd!.address,
-          from: deployment.accounts[0]!.address,
-          kind: i % 4 < 2 ? 'sell' : 'buy',
-          ...(i % 4 < 2
-            ? { sellAmountBeforeFee: String(10n ** 18n + BigInt(i)) }
-            : { buyAmountAfterFee: String(10n ** 20n + BigInt(i)) }),
-        }),
-      ),
-    });
+    const parties = quoteParties(service.devnet!.deployment);
+    const request = (i: number) => quoteRequest(parties, i);
     const url = new URL(service.url);
     console.log('batchbook benchmark: quotes (in-process service, devnet pools)');
     console.log(
