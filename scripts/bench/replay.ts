@@ -7,7 +7,10 @@
  *     service does after a version bump.
  * Projection lag under a steady live load is `lag.ts`.
  *
- *   node --import tsx scripts/bench/replay.ts [events, default 100000]
+ *   node --import tsx scripts/bench/replay.ts [events, default 100000] [--replay-only]
+ *
+ * The replay's line also gives the CPU seconds it took on each side: this process (reading the
+ * ledger, the projectors' own work) and PostgreSQL (every backend of the scratch cluster).
  */
 import { performance } from 'node:perf_hooks';
 import knex from 'knex';
@@ -17,10 +20,12 @@ import { noticesProjector } from '../../projections/notices/projector.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
-import { startScratchPostgres } from './scratch.js';
+import { clusterCpuSeconds, startScratchPostgres } from './scratch.js';
 import { fill } from './synthetic-ledger.js';
 
 const total = Number(process.argv[2] ?? 100_000);
+/** Only the replay of every read model: no notices-alone replay, no live catch-up. */
+const replayOnly = process.argv.includes('--replay-only');
 
 const perSecond = (events: number, since: number) =>
   Math.round(events / ((performance.now() - since) / 1000)).toLocaleString('en');
@@ -31,7 +36,12 @@ async function main() {
   const pool = new pg.Pool({ connectionString: url, max: 16 });
   pool.on('error', () => undefined);
   scratch.onStop(() => pool.end());
-  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } });
+  // One connection per projector, as `npm run replay` opens.
+  const db = knex({
+    client: 'pg',
+    connection: url,
+    pool: { min: 0, max: allProjectors().length + 1 },
+  });
   scratch.onStop(() => db.destroy());
   try {
     const ledger = await createPostgresLedger({ pool, maxConcurrentBatches: 4 });
@@ -42,6 +52,7 @@ async function main() {
     );
 
     began = performance.now();
+    const cpu = { node: process.cpuUsage(), postgres: clusterCpuSeconds(scratch.dir) };
     let shown = 0;
     const replayed = await replayInto({
       ledger,
@@ -54,9 +65,19 @@ async function main() {
         process.stdout.write(`  replayed ${events.toLocaleString('en')}\r`);
       },
     });
+    const nodeCpu = process.cpuUsage(cpu.node);
+    const postgresCpu = clusterCpuSeconds(scratch.dir) - cpu.postgres;
+    const perEvent = (seconds: number) => ((seconds * 1e6) / replayed.events).toFixed(0);
+    const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
     console.log(
-      `replay: ${replayed.events.toLocaleString('en')} events, ${perSecond(replayed.events, began)} events/s`,
+      `replay: ${replayed.events.toLocaleString('en')} events, ${perSecond(replayed.events, began)} events/s; ` +
+        `CPU ${nodeSeconds.toFixed(1)} s here (${perEvent(nodeSeconds)} µs/event), ` +
+        `${postgresCpu.toFixed(1)} s PostgreSQL (${perEvent(postgresCpu)} µs/event)`,
     );
+    if (replayOnly) {
+      await ledger.close();
+      return;
+    }
 
     // The notices projector alone (issue: notifications): notices derived per second.
     began = performance.now();

@@ -3,7 +3,7 @@
  * however the bench ends (Ctrl-C included), and the lines a report starts and ends with (the
  * machine, the command, the load it ran under) and its tables.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,4 +113,28 @@ export function table(rows: string[][]): string {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.slice(1).map(line),
   ].join('\n');
+}
+
+/**
+ * CPU seconds the cluster in `dir` has used so far: the postmaster and its backends, plus the
+ * backends that already ended (counted into the postmaster's children's time). Linux only.
+ */
+export function clusterCpuSeconds(dir: string): number {
+  const postmaster = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // Fields after the command name: state, ppid, …; utime, stime, cutime, cstime are 12–15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
+    ticks += fields.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
+  }
+  // USER_HZ is 100 on Linux.
+  return ticks / 100;
 }
