@@ -114,7 +114,6 @@ describe('faults: PostgreSQL restart under load', function () {
       owners,
       clients: 3,
       deadlineMs: DEADLINE_MS,
-      pauseMs: 20,
     });
     await waitFor(() => accepted(0) >= 20, { timeoutMs: 20_000, description: '20 orders' });
     expect(await auctionId(), 'an auction before the outage').to.equal(null);
