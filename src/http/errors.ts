@@ -54,7 +54,8 @@ function bodyParserError(error: unknown): ApiError | null {
   return null;
 }
 
-function toApiError(error: unknown): ApiError | null {
+/** What a thrown error means to a client; null: a bug (500). */
+export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof Rejection) {
     return new ApiError(statusOf(error.errorType), error.errorType, error.description, error.data);
@@ -80,13 +81,7 @@ export function errorMiddleware(logger: Logger): Middleware {
         };
         return;
       }
-      // An outage (503) is a dependency's, not a bug: a warning with its reason, no stack.
-      if (api?.status === 503) {
-        const reason = error instanceof Error ? error.message : String(error);
-        logger.warn({ method: ctx.method, path: ctx.path, reason }, 'request failed');
-      } else {
-        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-      }
+      logFailure(logger, ctx, error, api);
       ctx.status = api?.status ?? 500;
       ctx.body = {
         errorType: api?.errorType ?? 'InternalServerError',
@@ -94,4 +89,20 @@ export function errorMiddleware(logger: Logger): Middleware {
       };
     }
   };
+}
+
+/** A request that failed on the server's side: an outage (503) is a dependency's, not a bug. */
+export function logFailure(
+  logger: Logger,
+  ctx: { method: string; path: string },
+  error: unknown,
+  api: ApiError | null,
+): void {
+  if (api?.status === 503) {
+    // A warning with its reason, no stack.
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.warn({ method: ctx.method, path: ctx.path, reason }, 'request failed');
+  } else {
+    logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+  }
 }

@@ -12,8 +12,8 @@ import { Rejection } from '../../commands/rejection.js';
 import type { Address } from '../../domain/events.js';
 import { parseAddress } from '../../domain/hex.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
-import { isDatabaseUnavailable } from '../../postgres/unavailable.js';
 import type { HttpDeps } from '../deps.js';
+import { logFailure, toApiError } from '../errors.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
 class TokenEndpointError extends Error {
@@ -53,16 +53,11 @@ function messageErrors(logger: Logger): Middleware {
         ctx.body = { message: isRejection ? error.description : error.message };
         return;
       }
-      // An outage, like the order book's 503 DatabaseUnavailable: retry later, no stack logged.
-      if (isDatabaseUnavailable(error)) {
-        logger.warn({ method: ctx.method, path: ctx.path }, 'request failed: database unavailable');
-        ctx.status = 503;
-        ctx.body = { message: 'the database is unavailable; retry later' };
-        return;
-      }
-      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-      ctx.status = 500;
-      ctx.body = { message: 'internal error' };
+      // Everything else as the order book sees it (a database outage is its 503), in this shape.
+      const api = toApiError(error);
+      if (!api || api.status >= 500) logFailure(logger, ctx, error, api);
+      ctx.status = api?.status ?? 500;
+      ctx.body = { message: api?.description ?? 'internal error' };
     }
   };
 }
