@@ -6,7 +6,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Rejection } from '../commands/rejection.js';
-import { isDatabaseUnavailable } from '../postgres/unavailable.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 export class ApiError extends Error {
   constructor(
