@@ -3,6 +3,7 @@
  * function of the event sequence: no wall clock, no RPC, no randomness; times come from events.
  */
 import type { Knex } from 'knex';
+import type { EventType } from '../src/domain/events.js';
 import type { RecordedEvent } from '../src/ledger/port.js';
 
 /**
@@ -20,11 +21,16 @@ export interface Projector {
   readonly version: number;
   /** The tables this projector owns in its schema (dropped on rebuild, compared by tests). */
   readonly tables: readonly string[];
+  /**
+   * The event types `handle` acts on; it ignores every other. A batch with none of them moves
+   * no rows, so the runner does not open a transaction for it (its checkpoint follows later).
+   */
+  readonly eventTypes: ReadonlySet<EventType>;
   /** Creates the projector's tables in `schema`; idempotent. */
   migrate(db: Knex, schema: string): Promise<void>;
   /**
    * Applies a batch of events, in ledger order, inside the runner's transaction (which also
-   * moves the checkpoint). Must ignore event types it does not handle. The effect of a batch
+   * moves the checkpoint). Must ignore events whose type is not in `eventTypes`. The effect of a batch
    * must equal the effect of its events applied one by one, whatever the batch boundaries.
    */
   handle(

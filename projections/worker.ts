@@ -3,15 +3,23 @@
  * stored checkpoint, applying batches until stopped or until leadership is lost.
  *
  * Each batch is one transaction: batch lock, the checkpoint row locked and compared with the
- * position this worker followed from, the projector's writes, the checkpoint moved. If the row
+ * position this worker last stored, the projector's writes, the checkpoint moved. If the row
  * moved under us (a replay swapped the schema in, or another instance ran while we thought we
  * led), nothing is written and the worker resumes from the stored position instead: no event
  * is applied twice or skipped, whatever the timing. A failing batch rolls back and is retried
  * with backoff, forever: skipping an event would silently corrupt the read model.
+ *
+ * A batch without any event type the projector handles changes none of its rows, so it gets
+ * no transaction: under an order stream the quotes, trades and auctions projectors would
+ * otherwise pay three round trips per batch for nothing. The worker follows past such events
+ * in memory (read-your-writes waits see that position at once) and stores the checkpoint with
+ * its next real batch, or on its own once the ledger has been quiet for a moment or the
+ * stored position has trailed for too long. A restart in between re-reads those events and
+ * passes over them again: the read model is the same either way.
  */
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { STREAM_PREFIXES } from '../src/domain/events.js';
+import { STREAM_PREFIXES, type EventType } from '../src/domain/events.js';
 import type { Ledger, RecordedEvent, Subscription } from '../src/ledger/port.js';
 import { inBatchTransaction } from './batch-transaction.js';
 import { BatchReader } from './batches.js';
@@ -35,6 +43,13 @@ export interface WorkerContext {
 type Outcome = 'applied' | 'moved' | 'abandoned';
 
 const backoff = (attempt: number): number => Math.min(5000, 50 * 2 ** attempt);
+
+/** How long the ledger stays quiet before a checkpoint trailing the followed position is stored. */
+export const QUIET_STORE_MS = 50;
+/** How long a checkpoint may trail the followed position while batches keep coming. */
+export const MAX_TRAIL_MS = 2_000;
+
+const QUIET = Symbol('quiet');
 
 export class ProjectorWorker {
   private stopped = false;
@@ -101,39 +116,74 @@ export class ProjectorWorker {
   }
 
   private async lead(leadership: Leadership): Promise<void> {
-    let position = await this.storedPosition();
+    /** Where the checkpoint row stands: a batch's transaction expects to find it there. */
+    let stored = await this.storedPosition();
+    /** The last event this worker has taken into account (ahead of `stored` after skips). */
+    let followed = stored;
+    /** When `followed` first went ahead of `stored` (ms, performance clock). */
+    let trailingSince = 0;
+    const { eventTypes, name } = this.projector;
+
     for (let failures = 0; !this.stopped && !leadership.lost;) {
-      const subscription = this.ctx.ledger.subscribe(position, { streamPrefixes: STREAM_PREFIXES });
+      const subscription = this.ctx.ledger.subscribe(followed, { streamPrefixes: STREAM_PREFIXES });
       this.subscription = subscription;
       try {
         const reader = new BatchReader(subscription);
         for (;;) {
-          const batch = await reader.next(this.ctx.batchSize);
+          const next = reader.next(this.ctx.batchSize);
+          let batch = followed === stored ? await next : await this.orQuiet(next);
+          if (batch === QUIET) {
+            const outcome = await this.applyWithRetry([], stored, followed, leadership);
+            if (outcome === 'abandoned') break;
+            if (outcome === 'moved') {
+              stored = followed = await this.storedPosition();
+              break;
+            }
+            stored = followed;
+            batch = await next;
+          }
           if (batch.length === 0) {
             // Closed by stop() or a lost leadership; otherwise the ledger ended it: resubscribe.
             if (this.stopped || leadership.lost) break;
             throw new Error('the ledger subscription ended');
           }
-          const outcome = await this.applyWithRetry(batch, position, leadership);
-          if (outcome === 'abandoned') break;
-          if (outcome === 'moved') {
-            position = await this.storedPosition();
-            break;
+          const last = batch[batch.length - 1]!.position;
+          const relevant = batch.some((e) => eventTypes.has(e.type as EventType));
+          if (!relevant && followed === stored) trailingSince = performance.now();
+          if (relevant || performance.now() - trailingSince >= MAX_TRAIL_MS) {
+            const outcome = await this.applyWithRetry(
+              relevant ? batch : [],
+              stored,
+              last,
+              leadership,
+            );
+            if (outcome === 'abandoned') break;
+            if (outcome === 'moved') {
+              stored = followed = await this.storedPosition();
+              break;
+            }
+            stored = last;
           }
-          position = batch[batch.length - 1]!.position;
-          this.ctx.publish(this.projector.name, position);
+          followed = last;
+          this.ctx.publish(name, followed);
           failures = 0;
         }
       } catch (err) {
         if (err instanceof VersionChangedError) throw err;
         if (this.stopped || leadership.lost) break;
-        this.ctx.report(err, this.projector.name);
+        this.ctx.report(err, name);
         await this.sleep(backoff(failures++));
       } finally {
         this.subscription = null;
         await subscription.close();
       }
     }
+  }
+
+  /** The next batch, or QUIET if none comes within QUIET_STORE_MS (or the worker is stopping). */
+  private async orQuiet(next: Promise<RecordedEvent[]>): Promise<RecordedEvent[] | typeof QUIET> {
+    const quiet = this.sleep(QUIET_STORE_MS).then((): typeof QUIET => QUIET);
+    return Promise.race([next, quiet]);
   }
 
   private async storedPosition(): Promise<string | null> {
@@ -145,15 +195,17 @@ export class ProjectorWorker {
     return row.position;
   }
 
+  /** Applies `batch` (possibly none) and moves the checkpoint from `from` to `to`. */
   private async applyWithRetry(
     batch: readonly RecordedEvent[],
     from: string | null,
+    to: string | null,
     leadership: Leadership,
   ): Promise<Outcome> {
     for (let attempt = 0; ; attempt++) {
       if (this.stopped || leadership.lost) return 'abandoned';
       try {
-        return await this.apply(batch, from);
+        return await this.apply(batch, from, to);
       } catch (err) {
         if (err instanceof VersionChangedError) throw err;
         this.ctx.report(err, this.projector.name);
@@ -162,7 +214,11 @@ export class ProjectorWorker {
     }
   }
 
-  private apply(batch: readonly RecordedEvent[], from: string | null): Promise<Outcome> {
+  private apply(
+    batch: readonly RecordedEvent[],
+    from: string | null,
+    to: string | null,
+  ): Promise<Outcome> {
     const { db, schema, instance } = this.ctx;
     const { name, version } = this.projector;
     // Batch lock first, before anything names a table: during a swap it waits, then the
@@ -170,8 +226,8 @@ export class ProjectorWorker {
     return inBatchTransaction(db, schema, name, async (trx, row) => {
       if (row?.version !== version) throw new VersionChangedError(name, version, row?.version);
       if (row.position !== from) return 'moved';
-      await this.projector.handle(trx, batch, schema);
-      await trx.commit(batch[batch.length - 1]!.position, instance);
+      if (batch.length > 0) await this.projector.handle(trx, batch, schema);
+      await trx.commit(to!, instance);
       return 'applied';
     });
   }

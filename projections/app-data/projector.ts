@@ -48,6 +48,7 @@ export function appDataProjector(): Projector {
     name: 'app-data',
     version: 1,
     tables: [APP_DATA_TABLE],
+    eventTypes: TYPES,
     migrate: migrateAppData,
     async handle(trx, events, schema) {
       const rows = documents(eventsOfTypes(events, TYPES));

@@ -29,6 +29,7 @@ export function auctionsProjector(): Projector {
     name: 'auctions',
     version: 3,
     tables: AUCTION_TABLES,
+    eventTypes: AUCTION_EVENT_TYPES,
     migrate: migrateAuctions,
     async handle(trx, events, schema) {
       const batch = reduceAuctionEvents(

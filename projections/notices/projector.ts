@@ -39,6 +39,7 @@ export function noticesProjector(): Projector {
     name: 'notices',
     version: 1,
     tables: NOTICE_TABLES,
+    eventTypes: NOTICE_EVENT_TYPES,
     migrate: migrateNotices,
     async handle(trx, events, schema) {
       const batch = eventsOfTypes<NoticeEvent['type']>(events, NOTICE_EVENT_TYPES);

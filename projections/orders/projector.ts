@@ -25,6 +25,7 @@ export function ordersProjector(): Projector {
     // 3: chain facts (with reorg reverts) moved to their own tables (rebuilt on upgrade).
     version: 3,
     tables: [ORDERS_TABLE, ORDER_CHAIN_STATE_TABLE, PRESIGNATURE_EVENTS_TABLE],
+    eventTypes: ORDER_EVENT_TYPES,
     migrate: migrateOrders,
     async handle(trx, events, schema) {
       const batch = reduceOrderEvents(eventsOfTypes<OrderEvent['type']>(events, ORDER_EVENT_TYPES));

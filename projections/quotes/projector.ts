@@ -12,6 +12,8 @@ import { qualified } from '../sql.js';
 
 export const QUOTES_TABLE = 'quotes';
 
+const TYPES: ReadonlySet<'QuoteCreated'> = new Set(['QuoteCreated']);
+
 interface QuoteRow {
   network: string;
   id: number;
@@ -62,21 +64,20 @@ export function quotesProjector(): Projector {
     name: 'quotes',
     version: 1,
     tables: [QUOTES_TABLE],
+    eventTypes: TYPES,
     migrate: migrateQuotes,
     async handle(trx, events, schema) {
-      const rows = eventsOfTypes(events, new Set(['QuoteCreated'] as const)).map(
-        ({ data }): QuoteRow => ({
-          network: data.network,
-          id: data.id,
-          sell_token: data.quote.sellToken,
-          buy_token: data.quote.buyToken,
-          kind: data.quote.kind,
-          signing_scheme: data.quote.signingScheme,
-          onchain_order: data.onchainOrder,
-          expiration: data.expiration,
-          quote: data,
-        }),
-      );
+      const rows = eventsOfTypes(events, TYPES).map(({ data }): QuoteRow => ({
+        network: data.network,
+        id: data.id,
+        sell_token: data.quote.sellToken,
+        buy_token: data.quote.buyToken,
+        kind: data.quote.kind,
+        signing_scheme: data.quote.signingScheme,
+        onchain_order: data.onchainOrder,
+        expiration: data.expiration,
+        quote: data,
+      }));
       if (rows.length === 0) return;
       await trx.raw(
         `INSERT INTO ${qualified(schema, QUOTES_TABLE)} (${columns.names})

@@ -16,6 +16,7 @@ export function tradesProjector(): Projector {
     name: 'trades',
     version: 1,
     tables: [TRADES_TABLE, SETTLEMENTS_TABLE],
+    eventTypes: TRADE_EVENT_TYPES,
     migrate: migrateTrades,
     async handle(trx, events, schema) {
       const batch = reduceTradeEvents(eventsOfTypes<TradeEvent['type']>(events, TRADE_EVENT_TYPES));

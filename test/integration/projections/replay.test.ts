@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { EventType } from '../../../src/domain/events.js';
 import { allProjectors } from '../../../projections/index.js';
 import { replayInto, swapInto } from '../../../projections/replay.js';
 import { startProjections } from '../../../projections/runner.js';
@@ -10,6 +11,9 @@ import {
   tradeSettled,
   type TestDatabase,
 } from './fixtures.js';
+
+/** What `write` appends. */
+const WRITTEN: ReadonlySet<EventType> = new Set(['OrderPlaced', 'TradeSettled']);
 
 describe('replay', () => {
   let t: TestDatabase;
@@ -45,6 +49,7 @@ describe('replay', () => {
       name,
       version: 1,
       tables: [],
+      eventTypes: WRITTEN,
       migrate: async () => undefined,
       async handle(_trx: unknown, events: readonly { position: string }[]) {
         await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -75,6 +80,7 @@ describe('replay', () => {
       name: 'failing',
       version: 1,
       tables: [],
+      eventTypes: WRITTEN,
       migrate: async () => undefined,
       async handle() {
         if (++pages === 3) throw new Error('projector broke on page 3');

@@ -151,6 +151,40 @@ describe('projection runner', () => {
     expect(await storedCheckpoint(t.db, 'orders')).to.equal(last);
   });
 
+  it('opens no batch for events a projector does not handle, and stores its checkpoint once quiet', async () => {
+    const handled: string[] = [];
+    const fills: Projector = {
+      name: 'fills',
+      version: 1,
+      tables: [],
+      eventTypes: new Set(['TradeSettled']),
+      migrate: async () => undefined,
+      async handle(_trx, events) {
+        handled.push(...events.map((e) => `${e.type} ${e.position}`));
+      },
+    };
+    const placedOnly = await writeOrders(t, 0, 40, 0);
+    const first = await start([fills]);
+    expect(await first.engine.waitFor('fills', placedOnly, 20_000)).to.equal(true);
+    await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === placedOnly, {
+      description: 'the checkpoint stored after the ledger went quiet',
+    });
+    expect(handled).to.deep.equal([]);
+
+    // A new instance resumes from the stored position; only the fills reach the projector.
+    await first.engine.stop();
+    const second = await start([fills]);
+    const placed = orderPlaced(1000);
+    const fillPositions: string[] = [];
+    for (let f = 0; f < 3; f++) {
+      const trade = tradeSettled(placed, { sell: 1n, buy: 1n }, 1000, f);
+      fillPositions.push(await append(t.ledger, 'TradeSettled', trade));
+    }
+    expect(await second.engine.waitFor('fills', fillPositions.at(-1)!, 20_000)).to.equal(true);
+    expect(handled).to.deep.equal(fillPositions.map((p) => `TradeSettled ${p}`));
+    expect(second.errors).to.deep.equal([]);
+  });
+
   it('runs one instance per projector; a waiting one takes over when it stops', async () => {
     const a = await start([ordersProjector()]);
     const p1 = await append(t.ledger, 'OrderPlaced', orderPlaced(1));
