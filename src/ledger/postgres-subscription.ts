@@ -5,14 +5,13 @@
  * commit can precede (see postgres-read.ts). Read failures (a dropped connection, a restarted
  * server) are reported and retried with backoff from the cursor, so the subscription outlives them.
  */
-import type pg from 'pg';
 import type { Notifier } from './postgres-notifier.js';
-import { readPage } from './postgres-read.js';
+import type { SharedPageRead } from './postgres-shared-pages.js';
 import { decodePosition, START, toRecordedEvent, type PostgresPosition } from './postgres-rows.js';
 import type { RecordedEvent, Subscription } from './port.js';
 
 export interface SubscriptionContext {
-  pool: pg.Pool;
+  readPage: SharedPageRead;
   notifier: Notifier;
   onError: (error: unknown) => void;
   /** How long to wait for a notification before reading anyway. */
@@ -47,7 +46,7 @@ export class PostgresSubscription implements Subscription {
   }
 
   private async *run(from: PostgresPosition): AsyncGenerator<RecordedEvent, void, undefined> {
-    const { pool, notifier, onError, pollIntervalMs, pageSize } = this.context;
+    const { readPage, notifier, onError, pollIntervalMs, pageSize } = this.context;
     let cursor = from;
     let failures = 0;
     try {
@@ -56,7 +55,7 @@ export class PostgresSubscription implements Subscription {
         const generation = notifier.generation;
         let page;
         try {
-          page = await readPage(pool, cursor, pageSize, this.streamPrefixes);
+          page = await readPage(cursor, pageSize, this.streamPrefixes, generation);
           failures = 0;
         } catch (error) {
           if (this.closed) return;

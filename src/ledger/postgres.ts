@@ -25,6 +25,7 @@ import {
   type EventRow,
 } from './postgres-rows.js';
 import { migrateLedger } from './postgres-schema.js';
+import { sharedPageReads, type SharedPageRead } from './postgres-shared-pages.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import type {
   AppendResult,
@@ -72,6 +73,7 @@ export class PostgresLedger implements Ledger {
   private readonly notifier: Notifier;
   private readonly onError: (error: unknown) => void;
   private readonly pollIntervalMs: number;
+  private readonly readSharedPage: SharedPageRead;
   private readonly subscriptions = new Set<PostgresSubscription>();
   private closed = false;
 
@@ -88,6 +90,7 @@ export class PostgresLedger implements Ledger {
       maxBatchEvents: MAX_BATCH_EVENTS,
     });
     this.notifier = new Notifier(this.pool, notifyChannel, this.onError);
+    this.readSharedPage = sharedPageReads(this.pool);
   }
 
   async append(
@@ -124,7 +127,7 @@ export class PostgresLedger implements Ledger {
     this.notifier.start();
     const subscription: PostgresSubscription = new PostgresSubscription(
       {
-        pool: this.pool,
+        readPage: this.readSharedPage,
         notifier: this.notifier,
         onError: this.onError,
         pollIntervalMs: this.pollIntervalMs,

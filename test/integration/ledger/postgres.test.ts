@@ -149,6 +149,44 @@ describe('PostgreSQL ledger', () => {
     }
   });
 
+  it('serves subscriptions at the same position with one read per wake-up', async () => {
+    const own = newPool(await freshDatabase());
+    // Notifications alone wake the subscriptions here: no poll interval interferes.
+    const quiet = await createPostgresLedger({ pool: own, pollIntervalMs: 600_000 });
+    let pageReads = 0;
+    const query = own.query.bind(own) as (...args: unknown[]) => unknown;
+    own.query = ((...args: unknown[]) => {
+      if ((args[0] as { name?: string }).name === 'ledger-read-page') pageReads += 1;
+      return query(...args);
+    }) as typeof own.query;
+    const subscriptions = [];
+    try {
+      // A live event reaching a first subscription shows the LISTEN connection is up.
+      const warmUp = quiet.subscribe(null);
+      subscriptions.push(warmUp);
+      const warm = collect(warmUp);
+      const { position: head } = await quiet.append(name('warm'), [event()], 'noStream');
+      await waitFor(() => warm.events.length === 1, { description: 'the warm-up event' });
+
+      pageReads = 0;
+      const followers = Array.from({ length: 6 }, () => quiet.subscribe(head));
+      subscriptions.push(...followers);
+      const received = followers.map(collect);
+      const live = event();
+      await quiet.append(name('live'), [live], 'noStream');
+      await waitFor(() => received.every((r) => r.events.length === 1), {
+        description: 'the live event at every follower',
+      });
+      expect(received.map((r) => r.events[0]!.id)).to.deep.equal(followers.map(() => live.id));
+      // One read at the head when they subscribed, one when the append's notification came.
+      expect(pageReads).to.equal(2);
+    } finally {
+      await Promise.all(subscriptions.map((s) => s.close()));
+      await quiet.close();
+      await own.end();
+    }
+  });
+
   it('commits concurrent appends in shared transactions', async () => {
     const results = await Promise.all(
       Array.from({ length: 64 }, () => ledger.append(name('group'), [event()], 'noStream')),
