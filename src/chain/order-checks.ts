@@ -50,10 +50,11 @@ export function createOrderChainChecks(
   contracts: Pick<Network, 'settlementContract' | 'vaultRelayer'>,
 ): OrderChainChecks {
   // A plain eth_call: ethers' `call()` first formats and resolves the transaction, which cost
-  // more CPU than the rest of the submission check.
+  // more CPU than the rest of the submission check. Batched: the checks of concurrent
+  // submissions share one HTTP round trip to the node (src/chain/rpc.ts).
   const call = (what: string, to: Address, data: string, from?: Address): Promise<string> =>
-    rpc.request(what, (p) =>
-      p.send('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']),
+    rpc.request(what, () =>
+      rpc.batched.send('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']),
     );
   const read = async (token: Address, fn: 'balanceOf' | 'allowance', args: unknown[]) => {
     const result = await call(`${fn} of ${token}`, token, erc20.encodeFunctionData(fn, args));
@@ -61,7 +62,7 @@ export function createOrderChainChecks(
   };
 
   const hasCode = async (address: Address) =>
-    (await rpc.request(`code of ${address}`, (p) => p.getCode(address))) !== '0x';
+    (await rpc.request(`code of ${address}`, () => rpc.batched.getCode(address))) !== '0x';
 
   /** What the settlement does: the relayer calls transferFrom(owner → settlement). */
   const simulate = async (check: TransferCheck, amount: bigint): Promise<Hex | null | 'ok'> => {
@@ -91,9 +92,11 @@ export function createOrderChainChecks(
         read(token, 'balanceOf', [owner]),
       ]);
     } catch (error) {
+      // An empty answer is no ERC-20 at all (e.g. no code at the address): nothing to pull.
+      const noToken = isError(error, 'BAD_DATA') && error.value === '0x';
       return {
         errorType: 'TransferSimulationFailed',
-        revertData: revertData(error) ?? revert,
+        revertData: noToken ? revert : (revertData(error) ?? revert),
       } as const;
     }
     const needed = fullBalanceCheck ? sellAmount : 1n;

@@ -33,19 +33,38 @@ export class ChainUnavailableError extends Error {
 export interface ChainRpc {
   readonly network: Network;
   readonly provider: JsonRpcProvider;
+  /**
+   * The same node, but the requests of one event-loop turn go as one JSON-RPC batch (one HTTP
+   * request, one answer per entry): for the order submissions' short `eth_call`s, where the
+   * round trip costs more than the call. Call it inside `request`, for the retries.
+   */
+  readonly batched: JsonRpcProvider;
   /** Runs `request` with retries; transport failures end as `ChainUnavailableError`. */
   request<T>(what: string, request: (provider: JsonRpcProvider) => Promise<T>): Promise<T>;
   close(): void;
 }
 
-/** Reverts and bad arguments are answers; everything else may pass on a second try. */
+/**
+ * Reverts and bad arguments are answers; everything else may pass on a second try. A batch
+ * answered without one of its entries (some nodes refuse batches above their own cap with a
+ * single error) is the node failing us, not an answer about the call.
+ */
 function retriable(error: unknown): boolean {
+  if (isError(error, 'BAD_DATA') && error.shortMessage === 'missing response for request') {
+    return true;
+  }
   return !(
     isError(error, 'CALL_EXCEPTION') ||
     isError(error, 'INVALID_ARGUMENT') ||
     isError(error, 'BAD_DATA')
   );
 }
+
+/**
+ * Entries per batch: more than the submissions in flight at the benches' concurrency (32), far
+ * below the cap of geth (1,000 by default); a fuller turn goes as several batches.
+ */
+const BATCH_MAX_COUNT = 64;
 
 const backoff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
@@ -57,17 +76,31 @@ export function createChainRpc(
 ): ChainRpc {
   const fetchRequest = new FetchRequest(url);
   fetchRequest.timeout = options.timeoutMs;
-  // The chain id is known: no eth_chainId round trip before every request. Requests are not
-  // batched, so one slow call cannot hold up the others. No cache: by default ethers answers a
-  // repeated request within 250 ms from memory, which would hide a reorg from the indexer.
-  const provider = new JsonRpcProvider(fetchRequest, network.chainId, {
+  // The chain id is known: no eth_chainId round trip before every request. No cache: by
+  // default ethers answers a repeated request within 250 ms from memory, which would hide a
+  // reorg from the indexer.
+  const providerOptions = (batchMaxCount: number) => ({
     staticNetwork: EthersNetwork.from(network.chainId),
-    batchMaxCount: 1,
+    batchMaxCount,
+    batchStallTime: 0,
     cacheTimeout: -1,
   });
+  // Requests are not batched, so one slow call (a wide eth_getLogs) cannot hold up the others.
+  const provider = new JsonRpcProvider(fetchRequest, network.chainId, providerOptions(1));
+  // ethers gathers the requests until a timer of 0 ms fires (those of one event-loop turn),
+  // then sends them as one array; the node's answer to each entry goes to its own caller (an
+  // entry's error, e.g. a revert, through the same mapping as alone), and a failure of the
+  // whole HTTP request (refused, 5xx, time-out) goes to every caller, whose `request` then
+  // retries or gives up on its own. The time-out stays per HTTP request.
+  const batched = new JsonRpcProvider(
+    fetchRequest,
+    network.chainId,
+    providerOptions(BATCH_MAX_COUNT),
+  );
   return {
     network,
     provider,
+    batched,
     async request(what, request) {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -80,6 +113,9 @@ export function createChainRpc(
         }
       }
     },
-    close: () => provider.destroy(),
+    close() {
+      provider.destroy();
+      batched.destroy();
+    },
   };
 }

@@ -1,0 +1,149 @@
+/**
+ * The chain reads of concurrent order submissions go to the node as one JSON-RPC batch
+ * (`ChainRpc.batched`, src/chain/rpc.ts), against the real devnet behind an HTTP proxy that
+ * records every request's body: each check still gets its own answer, a failed batch is retried
+ * per check, and a hanging one ends every check as ChainUnavailable after one time-out.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { Wallet } from 'ethers';
+import { createOrderChainChecks, type OrderChainChecks } from '../../../src/chain/order-checks.js';
+import { ChainUnavailableError, createChainRpc, type ChainRpc } from '../../../src/chain/rpc.js';
+import type { Address, Hex } from '../../../src/domain/events.js';
+import { networkByName } from '../../../src/domain/networks.js';
+import { sharedTestChain, type TestChain } from '../../support/chain.js';
+
+interface RecordingProxy {
+  url: string;
+  /** The JSON body of every request received, in order. */
+  bodies: unknown[];
+  /** What to do with the next requests: answer through the node, drop the connection, or hang. */
+  mode: 'forward' | 'drop' | 'hang';
+  close(): Promise<void>;
+}
+
+async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      proxy.bodies.push(JSON.parse(body));
+      if (proxy.mode === 'drop') req.socket.destroy();
+      if (proxy.mode !== 'forward') return;
+      const headers = { 'content-type': 'application/json' };
+      fetch(target, { method: 'POST', headers, body })
+        .then(async (answer) => res.writeHead(answer.status, headers).end(await answer.text()))
+        .catch(() => req.socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxy: RecordingProxy = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies: [],
+    mode: 'forward',
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return proxy;
+}
+
+const entries = (body: unknown) => (Array.isArray(body) ? body : [body]) as { method: string }[];
+
+describe('chain checks of concurrent submissions share one JSON-RPC batch', function () {
+  this.timeout(60_000);
+  const devnet = networkByName('devnet')!;
+  let chain: TestChain;
+  let proxy: RecordingProxy;
+  let rpc: ChainRpc;
+  let checks: OrderChainChecks;
+  let token: Address;
+  const owners = {} as Record<'funded' | 'noBalance' | 'noAllowance', Address>;
+
+  before(async () => {
+    chain = await sharedTestChain();
+    proxy = await startRecordingProxy(chain.rpcUrl);
+    rpc = createChainRpc(devnet, proxy.url, { timeoutMs: 1_000, retries: 2 });
+    checks = createOrderChainChecks(rpc, devnet);
+    token = chain.deployment.tokens[0]!.address;
+    const owner = () => Wallet.createRandom().address.toLowerCase() as Address;
+    owners.funded = owner();
+    owners.noBalance = owner();
+    owners.noAllowance = owner();
+    await chain.fund(owners.funded, token, 10n ** 18n);
+    await chain.fund(owners.noBalance, token, 0n, { approve: 10n ** 18n });
+    await chain.fund(owners.noAllowance, token, 10n ** 18n, { approve: 0n });
+  });
+  beforeEach(() => {
+    proxy.bodies = [];
+    proxy.mode = 'forward';
+  });
+  after(async () => {
+    rpc?.close();
+    await proxy?.close();
+  });
+
+  /** Checks started in one turn of the event loop, as by concurrent submissions. */
+  const oneTurn = () => {
+    const transfer = (owner: Address, sellToken = token) =>
+      checks.transferProblem({
+        owner,
+        token: sellToken,
+        sellAmount: 10n ** 18n,
+        fullBalanceCheck: true,
+      });
+    return [
+      transfer(owners.funded),
+      transfer(owners.noBalance),
+      transfer(owners.noAllowance),
+      // No contract at the address: the call "succeeds" with no data, and getCode tells why.
+      transfer(owners.funded, `0x${'ab'.repeat(20)}` as Address),
+      checks.balanceOf(owners.noAllowance, token),
+      // An account without code accepts no signature.
+      checks.eip1271SignatureValid(owners.funded, `0x${'11'.repeat(32)}` as Hex, '0x1234'),
+    ];
+  };
+  const expected = [
+    null,
+    { errorType: 'InsufficientBalance' },
+    { errorType: 'InsufficientAllowance' },
+    { errorType: 'TransferSimulationFailed', revertData: null },
+    10n ** 18n,
+    false,
+  ];
+
+  it('answers each check on its own, the first reads of all of them in one HTTP request', async () => {
+    expect(await Promise.all(oneTurn())).to.deep.equal(expected);
+    // First turn: the four transfer simulations, the balance and the signature check.
+    const [first, ...later] = proxy.bodies.map(entries);
+    expect(first!.map((e) => e.method)).to.deep.equal(Array(6).fill('eth_call'));
+    // Then, each turn once: the allowance and balance behind each refusal, the missing
+    // token's code; the missing token's allowance and balance.
+    expect(later.map((batch) => batch.length)).to.deep.equal([5, 2]);
+  });
+
+  it('retries a batch whose connection dropped, each check answering as alone', async () => {
+    proxy.mode = 'drop';
+    const answers = Promise.all(oneTurn());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proxy.mode = 'forward';
+    expect(await answers).to.deep.equal(expected);
+    expect(entries(proxy.bodies[0]).length).to.equal(6);
+    expect(entries(proxy.bodies[1]).length).to.equal(6);
+  });
+
+  it('ends every check of a hanging batch as ChainUnavailable after one time-out', async () => {
+    proxy.mode = 'hang';
+    const started = Date.now();
+    const outcomes = await Promise.allSettled(oneTurn());
+    expect(Date.now() - started).to.be.below(2_000);
+    for (const outcome of outcomes) {
+      expect(outcome.status).to.equal('rejected');
+      expect((outcome as PromiseRejectedResult).reason).to.be.instanceOf(ChainUnavailableError);
+    }
+    expect(proxy.bodies).to.have.length(1);
+  });
+});
