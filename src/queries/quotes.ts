@@ -1,10 +1,13 @@
 /** Quote lookups for order placement: by id, and the unexpired quotes of a pair and kind. */
 import type { Knex } from 'knex';
 import type { Address, OrderKind, QuoteCreatedV1 } from '../domain/events.js';
+import { createCoalescer } from './coalescer.js';
+import { preparedRows } from './prepared.js';
 import { table } from './schema.js';
 
 export interface QuoteQueries {
   byId(network: string, id: number): Promise<QuoteCreatedV1 | null>;
+  /** The newest 100 quotes of the pair and kind that expire after `now`, newest first. */
   unexpired(
     network: string,
     pair: { sellToken: Address; buyToken: Address; kind: OrderKind },
@@ -12,10 +15,46 @@ export interface QuoteQueries {
   ): Promise<QuoteCreatedV1[]>;
 }
 
+/** One `unexpired` lookup as the coalescer's key: JSON of network, tokens, kind and ISO `now`. */
+type Lookup = [network: string, sellToken: string, buyToken: string, kind: string, now: string];
+
 export function createQuoteQueries(db: Knex, schema = 'read'): QuoteQueries {
   const quotes = table(schema, 'quotes');
+  // Every lookup asked for in one turn of the event loop, whatever its network, in one statement:
+  // each parameter row runs the lone lookup's indexed query (quotes_by_pair) under its ordinal.
+  const unexpiredSql = `SELECT k.ord::int AS ord, q.quote
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+      WITH ORDINALITY AS k(network, sell_token, buy_token, kind, now, ord)
+    CROSS JOIN LATERAL (
+      SELECT id, quote FROM ${quotes}
+      WHERE network = k.network AND sell_token = k.sell_token AND buy_token = k.buy_token
+        AND kind = k.kind AND expiration > k.now
+      ORDER BY id DESC LIMIT 100) q
+    ORDER BY k.ord, q.id DESC`;
+  const unexpiredOf = createCoalescer<string, QuoteCreatedV1[]>(async (_group, keys) => {
+    const lookups = keys.map((key) => JSON.parse(key) as Lookup);
+    const columns = [0, 1, 2, 3, 4].map((i) => lookups.map((lookup) => lookup[i]));
+    const rows = await preparedRows<{ ord: number; quote: QuoteCreatedV1 }>(
+      db,
+      `quotes-unexpired-${schema}`,
+      unexpiredSql,
+      columns,
+    );
+    const found = new Map<string, QuoteCreatedV1[]>();
+    for (const { ord, quote } of rows) {
+      const key = keys[ord - 1]!;
+      const list = found.get(key);
+      if (list) list.push(quote);
+      else found.set(key, [quote]);
+    }
+    return found;
+  });
+
   return {
     async byId(network, id) {
+      // Quote ids count up from 1; an id a double cannot hold exactly (the schema admits any
+      // i64) names no quote, and as a bigint parameter it would read as out of range.
+      if (!Number.isSafeInteger(id)) return null;
       const { rows } = await db.raw<{ rows: { quote: QuoteCreatedV1 }[] }>(
         `SELECT quote FROM ${quotes} WHERE network = ? AND id = ?`,
         [network, id],
@@ -23,13 +62,9 @@ export function createQuoteQueries(db: Knex, schema = 'read'): QuoteQueries {
       return rows[0]?.quote ?? null;
     },
     async unexpired(network, pair, now) {
-      const { rows } = await db.raw<{ rows: { quote: QuoteCreatedV1 }[] }>(
-        `SELECT quote FROM ${quotes}
-         WHERE network = ? AND sell_token = ? AND buy_token = ? AND kind = ? AND expiration > ?
-         ORDER BY id DESC LIMIT 100`,
-        [network, pair.sellToken, pair.buyToken, pair.kind, now.toISOString()],
-      );
-      return rows.map((r) => r.quote);
+      const lookup: Lookup = [network, pair.sellToken, pair.buyToken, pair.kind, now.toISOString()];
+      // Identical lookups in one turn share the fetched list: each caller gets its own copy.
+      return [...((await unexpiredOf('', JSON.stringify(lookup))) ?? [])];
     },
   };
 }
