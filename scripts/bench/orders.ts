@@ -2,7 +2,7 @@
  * Order-placement and order-read throughput of the whole service, in process.
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
- *                           [--reads 50000] [--warmup 500] [--client worker|main]
+ *                           [--reads 50000] [--warmup 500] [--client worker|main] [--profile DIR]
  *                           [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
@@ -23,9 +23,11 @@
  * To show where the time goes it also prints, per phase, the service thread's event-loop
  * utilisation and the latency of `ledger.append`, plus what a bare synchronous Postgres commit
  * costs on this machine. For a CPU profile of the service thread:
- *   node --cpu-prof --cpu-prof-dir=prof --import tsx scripts/bench/orders.ts
+ *   npm run bench:orders -- --profile prof      (one .cpuprofile per phase)
  */
-import { parseArgs } from 'node:util';
+import { mkdir, writeFile } from 'node:fs/promises';
+import inspector from 'node:inspector';
+import { parseArgs, promisify } from 'node:util';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { SigningKey, computeAddress } from 'ethers';
@@ -47,6 +49,8 @@ interface Options {
   reads: number;
   warmup: number;
   client: 'worker' | 'main';
+  /** Where to write a CPU profile of the service thread per phase (none when null). */
+  profile: string | null;
   /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
   env: Record<string, string>;
 }
@@ -97,6 +101,7 @@ function parseOptions(argv: string[]): Options {
       reads: { type: 'string', default: '50000' },
       warmup: { type: 'string', default: '500' },
       client: { type: 'string', default: 'worker' },
+      profile: { type: 'string' },
       env: { type: 'string', multiple: true, default: [] },
     },
   });
@@ -116,6 +121,7 @@ function parseOptions(argv: string[]): Options {
     reads: int('reads', 0),
     warmup: int('warmup', 0),
     client: values.client,
+    profile: values.profile ?? null,
     env: Object.fromEntries(
       values.env.map((pair) => {
         const at = pair.indexOf('=');
@@ -321,8 +327,12 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
  * The service's side of each phase: event-loop utilisation of its thread, and the latency of
  * `ledger.append` (wrapped on the running ledger object the command handlers call through).
  */
-function serverProbe(ledger: Ledger): { hooks: PhaseHooks; stats: ServerStats[] } {
+function serverProbe(
+  ledger: Ledger,
+  profileDir: string | null,
+): { hooks: PhaseHooks; stats: ServerStats[] } {
   const stats: ServerStats[] = [];
+  const profiler = profileDir === null ? null : phaseProfiler(profileDir);
   let appends: number[] | null = null;
   const append = ledger.append.bind(ledger);
   ledger.append = async (...args) => {
@@ -337,10 +347,12 @@ function serverProbe(ledger: Ledger): { hooks: PhaseHooks; stats: ServerStats[] 
   let loop = performance.eventLoopUtilization();
   const hooks: PhaseHooks = {
     async start() {
+      await profiler?.start();
       appends = [];
       loop = performance.eventLoopUtilization();
     },
     async end(index) {
+      await profiler?.stop(index);
       const sorted = (appends ?? []).sort((a, b) => a - b);
       appends = null;
       stats[index] = {
@@ -352,6 +364,29 @@ function serverProbe(ledger: Ledger): { hooks: PhaseHooks; stats: ServerStats[] 
     },
   };
   return { hooks, stats };
+}
+
+/**
+ * CPU profiles of the service thread, one per phase (`--profile DIR`): unlike `node --cpu-prof`,
+ * neither the setup nor the other phases are mixed in. Open them in Chrome's DevTools.
+ */
+function phaseProfiler(dir: string) {
+  const session = new inspector.Session();
+  session.connect();
+  const post = promisify(session.post.bind(session)) as (
+    method: string,
+  ) => Promise<{ profile?: unknown }>;
+  return {
+    async start() {
+      await post('Profiler.enable');
+      await post('Profiler.start');
+    },
+    async stop(index: number) {
+      const { profile } = await post('Profiler.stop');
+      await mkdir(dir, { recursive: true });
+      await writeFile(`${dir}/orders-phase-${index}.cpuprofile`, JSON.stringify(profile));
+    },
+  };
 }
 
 type WorkerMessage =
@@ -433,7 +468,7 @@ async function main(): Promise<void> {
     const setupMs = performance.now() - setupStarted;
     const baseline = await commitBaseline(scratch.url('postgres'));
 
-    const probe = serverProbe(service.ledger);
+    const probe = serverProbe(service.ledger, options.profile);
     const result =
       options.client === 'worker'
         ? await clientOnWorker(service.url, options, trading, probe.hooks)
