@@ -209,12 +209,14 @@ function report(
   for (const [name, log] of batches) {
     const sorted = log.ms.sort((a, b) => a - b);
     const total = log.sizes.reduce((a, b) => a + b, 0);
+    // A projector with nothing to do in this load gets no batch at all.
+    const none = log.sizes.length === 0;
     sources.push([
       name,
       log.sizes.length.toLocaleString('en'),
-      (total / Math.max(1, log.sizes.length)).toFixed(1),
-      `${ms(percentile(sorted, 50))} ms`,
-      `${ms(percentile(sorted, 99))} ms`,
+      none ? '-' : (total / log.sizes.length).toFixed(1),
+      none ? '-' : `${ms(percentile(sorted, 50))} ms`,
+      none ? '-' : `${ms(percentile(sorted, 99))} ms`,
     ]);
   }
   console.log(`\n${table(sources)}`);

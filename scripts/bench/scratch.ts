@@ -115,12 +115,21 @@ export function table(rows: string[][]): string {
   ].join('\n');
 }
 
+/** A process as /proc/<pid>/stat shows it. */
+export interface ProcessStat {
+  pid: number;
+  command: string;
+  ppid: number;
+}
+
 /**
- * CPU seconds the cluster in `dir` has used so far: the postmaster and its backends, plus the
- * backends that already ended (counted into the postmaster's children's time). Linux only.
+ * CPU seconds used so far by the processes `select` picks, with (`children`) or without the
+ * time of their children that already ended. Linux only.
  */
-export function clusterCpuSeconds(dir: string): number {
-  const postmaster = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+export function processCpuSeconds(
+  select: (process: ProcessStat) => boolean,
+  children: boolean,
+): number {
   let ticks = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -130,11 +139,21 @@ export function clusterCpuSeconds(dir: string): number {
     } catch {
       continue; // ended meanwhile
     }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     // Fields after the command name: state, ppid, …; utime, stime, cutime, cstime are 12–15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
-    ticks += fields.slice(11, 15).reduce((sum, t) => sum + Number(t), 0);
+    if (!select({ pid: Number(entry), command, ppid: Number(fields[1]) })) continue;
+    ticks += fields.slice(11, children ? 15 : 13).reduce((sum, t) => sum + Number(t), 0);
   }
   // USER_HZ is 100 on Linux.
   return ticks / 100;
+}
+
+/**
+ * CPU seconds the cluster in `dir` has used so far: the postmaster and its backends, plus the
+ * backends that already ended (counted into the postmaster's children's time). Linux only.
+ */
+export function clusterCpuSeconds(dir: string): number {
+  const postmaster = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return processCpuSeconds(({ pid, ppid }) => pid === postmaster || ppid === postmaster, true);
 }

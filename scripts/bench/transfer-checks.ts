@@ -10,7 +10,6 @@
  * CPU per check of this process (`process.cpuUsage`, the service thread's share) and of anvil
  * (from /proc; Linux only). Funding the owners is not measured.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import diagnostics from 'node:diagnostics_channel';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +20,7 @@ import type { Address } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { startTestChain } from '../../test/support/chain.js';
 import { percentile } from './load.js';
-import { commandLine, loadAverage, machine, table } from './scratch.js';
+import { commandLine, loadAverage, machine, processCpuSeconds, table } from './scratch.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,25 +33,9 @@ const { values } = parseArgs({
 const checks = Number(values.checks);
 const concurrency = Number(values.concurrency);
 
-/** CPU seconds used so far by this process's anvil children (USER_HZ is 100 on Linux). */
-function anvilCpuSeconds(): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    // Fields after the command name: state, ppid, …; utime and stime are 12 and 13.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (command !== 'anvil' || Number(fields[1]) !== process.pid) continue;
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100;
-}
+/** CPU seconds used so far by this process's anvil children. */
+const anvilCpuSeconds = (): number =>
+  processCpuSeconds(({ command, ppid }) => command === 'anvil' && ppid === process.pid, false);
 
 let httpRequests = 0;
 diagnostics.subscribe('http.client.request.start', () => httpRequests++);
