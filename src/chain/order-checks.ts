@@ -2,19 +2,21 @@
  * The chain reads behind order submission (reference §4.1 step 9): can the vault relayer pull
  * the sell token from the owner, and does an EIP-1271 owner contract accept its signature.
  */
-import { Interface, isError } from 'ethers';
+import { isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
+import {
+  decodeBool,
+  decodeBytes4,
+  decodeUint256,
+  encodeAllowance,
+  encodeBalanceOf,
+  encodeIsValidSignature,
+  encodeTransferFrom,
+  isAbiWord,
+} from './abi-words.js';
 import type { ChainRpc } from './rpc.js';
 
-const erc20 = new Interface([
-  'function balanceOf(address owner) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function transferFrom(address from, address to, uint256 amount) returns (bool)',
-]);
-const eip1271 = new Interface([
-  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
-]);
 const EIP1271_MAGIC_VALUE = '0x1626ba7e';
 
 export type TransferProblem =
@@ -56,10 +58,13 @@ export function createOrderChainChecks(
     rpc.request(what, () =>
       rpc.batched.send('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']),
     );
-  const read = async (token: Address, fn: 'balanceOf' | 'allowance', args: unknown[]) => {
-    const result = await call(`${fn} of ${token}`, token, erc20.encodeFunctionData(fn, args));
-    return erc20.decodeFunctionResult(fn, result)[0] as bigint;
-  };
+  // The calldata and results straight as ABI words (./abi-words.ts): ethers' `Interface`
+  // checksummed every address and hashed the selector anew on each call. A malformed result
+  // throws as ethers' decoding did, '0x' included (BAD_DATA with value '0x').
+  const read = async (token: Address, fn: 'balanceOf' | 'allowance', data: Hex) =>
+    decodeUint256(await call(`${fn} of ${token}`, token, data), fn);
+  const balanceOf = async (owner: Address, token: Address) =>
+    read(token, 'balanceOf', encodeBalanceOf(owner));
 
   const hasCode = async (address: Address) =>
     (await rpc.request(`code of ${address}`, () => rpc.batched.getCode(address))) !== '0x';
@@ -67,16 +72,12 @@ export function createOrderChainChecks(
   /** What the settlement does: the relayer calls transferFrom(owner → settlement). */
   const simulate = async (check: TransferCheck, amount: bigint): Promise<Hex | null | 'ok'> => {
     const { owner, token } = check;
-    const data = erc20.encodeFunctionData('transferFrom', [
-      owner,
-      contracts.settlementContract,
-      amount,
-    ]);
+    const data = encodeTransferFrom(owner, contracts.settlementContract, amount);
     try {
       const result = await call('transfer simulation', token, data, contracts.vaultRelayer);
       // Tokens that return nothing pass, as the contract's SafeERC20 lets them, if they exist.
       if (result === '0x') return (await hasCode(token)) ? 'ok' : null;
-      return erc20.decodeFunctionResult('transferFrom', result)[0] === true ? 'ok' : null;
+      return decodeBool(result, 'transferFrom') ? 'ok' : null;
     } catch (error) {
       return revertData(error);
     }
@@ -88,8 +89,8 @@ export function createOrderChainChecks(
     let allowance: bigint, balance: bigint;
     try {
       [allowance, balance] = await Promise.all([
-        read(token, 'allowance', [owner, contracts.vaultRelayer]),
-        read(token, 'balanceOf', [owner]),
+        read(token, 'allowance', encodeAllowance(owner, contracts.vaultRelayer)),
+        balanceOf(owner, token),
       ]);
     } catch (error) {
       // An empty answer is no ERC-20 at all (e.g. no code at the address): nothing to pull.
@@ -122,12 +123,16 @@ export function createOrderChainChecks(
       }
       return explain(check, revert);
     },
-    balanceOf: (owner, token) => read(token, 'balanceOf', [owner]),
+    balanceOf,
     async eip1271SignatureValid(owner, digest, signature) {
-      const data = eip1271.encodeFunctionData('isValidSignature', [digest, signature]);
+      const data = encodeIsValidSignature(digest, signature);
       try {
         const result = await call('isValidSignature', owner, data);
-        return result.slice(0, 10).toLowerCase() === EIP1271_MAGIC_VALUE && result.length === 66;
+        // Exactly one word holding the magic value: a longer answer or one that is not hex is
+        // no valid signature.
+        return (
+          isAbiWord(result) && decodeBytes4(result, 'isValidSignature') === EIP1271_MAGIC_VALUE
+        );
       } catch (error) {
         revertData(error);
         return false;
