@@ -26,12 +26,20 @@ export interface Projector {
    * no rows, so the runner does not open a transaction for it (its checkpoint follows later).
    */
   readonly eventTypes: ReadonlySet<EventType>;
+  /**
+   * Optional, for a projector that remembers what it has stored: false when `event`, though of
+   * a handled type, would certainly change none of its rows (a document stored already). A batch
+   * of such events gets no transaction either. Must answer from committed batches only.
+   */
+  changes?(event: RecordedEvent): boolean;
+  /** Optional: told once a batch and the checkpoint after it are committed. */
+  committed?(events: readonly RecordedEvent[]): void;
   /** Creates the projector's tables in `schema`; idempotent. */
   migrate(db: Knex, schema: string): Promise<void>;
   /**
    * Applies a batch of events, in ledger order, inside the runner's transaction (which also
-   * moves the checkpoint). Must ignore events whose type is not in `eventTypes`. The effect of a batch
-   * must equal the effect of its events applied one by one, whatever the batch boundaries.
+   * moves the checkpoint). Must ignore events whose type is not in `eventTypes`. The effect of a
+   * batch must equal the effect of its events applied one by one, whatever the batch boundaries.
    */
   handle(
     trx: ProjectionTransaction,

@@ -148,7 +148,9 @@ export class ProjectorWorker {
             throw new Error('the ledger subscription ended');
           }
           const last = batch[batch.length - 1]!.position;
-          const relevant = batch.some((e) => eventTypes.has(e.type as EventType));
+          const relevant = batch.some(
+            (e) => eventTypes.has(e.type as EventType) && (this.projector.changes?.(e) ?? true),
+          );
           if (!relevant && followed === stored) trailingSince = performance.now();
           if (relevant || performance.now() - trailingSince >= MAX_TRAIL_MS) {
             const outcome = await this.applyWithRetry(
@@ -163,6 +165,7 @@ export class ProjectorWorker {
               break;
             }
             stored = last;
+            if (relevant) this.projector.committed?.(batch);
           }
           followed = last;
           this.ctx.publish(name, followed);

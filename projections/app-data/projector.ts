@@ -27,29 +27,54 @@ const columns = new ColumnSet<AppDataRow>([
   ['full_app_data', 'text'],
 ]);
 
-function documents(events: readonly EventOf<'AppDataRegistered' | 'OrderPlaced'>[]): AppDataRow[] {
+type AppDataEvent = EventOf<'AppDataRegistered' | 'OrderPlaced'>;
+
+/** The document an event brings, if any. */
+function documentOf(e: AppDataEvent): AppDataRow | null {
+  if (e.type === 'AppDataRegistered') {
+    return { network: e.data.network, hash: e.data.hash, full_app_data: e.data.fullAppData };
+  }
+  // The zero hash is reserved ("{}" by convention, never a stored document).
+  if (e.data.fullAppData === null || e.data.order.appData === ZERO_APP_DATA_HASH) return null;
+  return { network: e.data.network, hash: e.data.order.appData, full_app_data: e.data.fullAppData };
+}
+
+const keyOf = (row: AppDataRow) => `${row.network}/${row.hash}`;
+
+function documents(events: readonly AppDataEvent[]): AppDataRow[] {
   const rows = new Map<string, AppDataRow>();
-  const add = (network: string, hash: string, full: string) => {
-    const key = `${network}/${hash}`;
-    if (!rows.has(key)) rows.set(key, { network, hash, full_app_data: full });
-  };
   for (const e of events) {
-    if (e.type === 'AppDataRegistered') add(e.data.network, e.data.hash, e.data.fullAppData);
-    // The zero hash is reserved ("{}" by convention, never a stored document).
-    else if (e.data.fullAppData !== null && e.data.order.appData !== ZERO_APP_DATA_HASH) {
-      add(e.data.network, e.data.order.appData, e.data.fullAppData);
-    }
+    const row = documentOf(e);
+    if (row && !rows.has(keyOf(row))) rows.set(keyOf(row), row);
   }
   return [...rows.values()];
 }
 
+/** Remembered documents, at most: past it the memory starts over (it only saves transactions). */
+const REMEMBERED = 10_000;
+
 export function appDataProjector(): Projector {
+  // Documents this process has seen committed. The first document under a hash stays, so a later
+  // event bringing the same one changes nothing: orders keep bringing the few documents their
+  // apps use. Only committed batches count: a batch rolled back and retried must insert again.
+  // A replay swapped in meanwhile holds them too (it projects the whole ledger).
+  const stored = new Set<string>();
   return {
     name: 'app-data',
     version: 1,
     tables: [APP_DATA_TABLE],
     eventTypes: TYPES,
     migrate: migrateAppData,
+    changes(event) {
+      const [e] = eventsOfTypes([event], TYPES);
+      const row = e ? documentOf(e) : null;
+      return row !== null && !stored.has(keyOf(row));
+    },
+    committed(events) {
+      const rows = documents(eventsOfTypes(events, TYPES));
+      if (stored.size + rows.length > REMEMBERED) stored.clear();
+      for (const row of rows) stored.add(keyOf(row));
+    },
     async handle(trx, events, schema) {
       const rows = documents(eventsOfTypes(events, TYPES));
       if (rows.length === 0) return;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { appDataProjector } from '../../../projections/app-data/projector.js';
 import { allProjectors } from '../../../projections/index.js';
+import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import { appDataHash, ZERO_APP_DATA_HASH } from '../../../src/domain/app-data.js';
 import type { EventPayloads, EventType } from '../../../src/domain/events.js';
@@ -68,5 +70,66 @@ describe('app-data read model', () => {
     await project('OrderPlaced', orderPlaced(3, { fullAppData: null }));
     expect(await appData.byHash('mainnet', ZERO_APP_DATA_HASH)).to.equal(null);
     expect(await appData.byHash('mainnet', orderPlaced(3).order.appData)).to.equal(null);
+  });
+});
+
+describe('app-data projector: documents it has stored', () => {
+  let t: TestDatabase;
+  const engines: ProjectionEngine[] = [];
+
+  beforeEach(async () => {
+    t = await openTestDatabase();
+  });
+
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((e) => e.stop()));
+    await t.close();
+  });
+
+  /** A fresh app-data projector (as in a new process) whose batches are recorded. */
+  async function start(handled: string[]): Promise<ProjectionEngine> {
+    const inner = appDataProjector();
+    const recorded: Projector = {
+      ...inner,
+      async handle(trx, events, schema) {
+        handled.push(...events.map((e) => e.position));
+        await inner.handle(trx, events, schema);
+      },
+    };
+    const engine = await startProjections({ ledger: t.ledger, db: t.db, projectors: [recorded] });
+    engines.push(engine);
+    return engine;
+  }
+
+  const bringing = (n: number, doc: string) =>
+    orderPlaced(n, {
+      fullAppData: doc,
+      order: { ...orderPlaced(n).order, appData: appDataHash(doc) },
+    });
+
+  it('opens no batch for an order bringing a document it has stored, until it starts afresh', async () => {
+    const handled: string[] = [];
+    const first = await start(handled);
+    const positions: string[] = [];
+    for (const [n, doc] of [
+      [1, '{"app":"a"}'],
+      [2, '{"app":"a"}'],
+      [3, '{"app":"b"}'],
+    ] as const) {
+      positions.push(await append(t.ledger, 'OrderPlaced', bringing(n, doc)));
+      expect(await first.waitFor('app-data', positions.at(-1)!, 5000)).to.equal(true);
+    }
+    expect(handled).to.deep.equal([positions[0], positions[2]]);
+
+    // A new process remembers nothing: the same document is applied again, and the first stays.
+    await first.stop();
+    handled.length = 0;
+    const second = await start(handled);
+    const again = await append(t.ledger, 'OrderPlaced', bringing(4, '{"app":"a"}'));
+    expect(await second.waitFor('app-data', again, 5000)).to.equal(true);
+    expect(handled).to.deep.equal([again]);
+    const queries = createAppDataQueries(t.db);
+    expect(await queries.byHash('mainnet', appDataHash('{"app":"a"}'))).to.equal('{"app":"a"}');
+    expect(await queries.byHash('mainnet', appDataHash('{"app":"b"}'))).to.equal('{"app":"b"}');
   });
 });
