@@ -45,9 +45,9 @@ type Outcome = 'applied' | 'moved' | 'abandoned';
 const backoff = (attempt: number): number => Math.min(5000, 50 * 2 ** attempt);
 
 /** How long the ledger stays quiet before a checkpoint trailing the followed position is stored. */
-export const QUIET_STORE_MS = 50;
+const QUIET_STORE_MS = 50;
 /** How long a checkpoint may trail the followed position while batches keep coming. */
-export const MAX_TRAIL_MS = 2_000;
+const MAX_TRAIL_MS = 2_000;
 
 const QUIET = Symbol('quiet');
 
@@ -133,7 +133,8 @@ export class ProjectorWorker {
           const next = reader.next(this.ctx.batchSize);
           let batch = followed === stored ? await next : await this.orQuiet(next);
           if (batch === QUIET) {
-            const outcome = await this.applyWithRetry([], stored, followed, leadership);
+            // Ahead of `stored`, so never null.
+            const outcome = await this.applyWithRetry([], stored, followed!, leadership);
             if (outcome === 'abandoned') break;
             if (outcome === 'moved') {
               stored = followed = await this.storedPosition();
@@ -202,7 +203,7 @@ export class ProjectorWorker {
   private async applyWithRetry(
     batch: readonly RecordedEvent[],
     from: string | null,
-    to: string | null,
+    to: string,
     leadership: Leadership,
   ): Promise<Outcome> {
     for (let attempt = 0; ; attempt++) {
@@ -220,7 +221,7 @@ export class ProjectorWorker {
   private apply(
     batch: readonly RecordedEvent[],
     from: string | null,
-    to: string | null,
+    to: string,
   ): Promise<Outcome> {
     const { db, schema, instance } = this.ctx;
     const { name, version } = this.projector;
@@ -230,7 +231,7 @@ export class ProjectorWorker {
       if (row?.version !== version) throw new VersionChangedError(name, version, row?.version);
       if (row.position !== from) return 'moved';
       if (batch.length > 0) await this.projector.handle(trx, batch, schema);
-      await trx.commit(to!, instance);
+      await trx.commit(to, instance);
       return 'applied';
     });
   }
