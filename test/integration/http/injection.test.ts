@@ -6,10 +6,11 @@
  * JSON document where the field holds one (app data).
  *
  * The requests are built on neutral values (a random owner, an unknown UID), so any seeded
- * identifier in an answer is a leak. Asserted: no 5xx; no leak; no payload that sleeps (a
- * `pg_sleep(30)` that ran would time the request out); what a route accepted is stored
- * verbatim (app data reads back, a webhook lists back); afterwards the seeded orders read the
- * same, every table is still there with its rows, and the ledger only grew by accepted writes.
+ * identifier in an answer is a leak. Asserted: no 5xx; no leak; no payload that stalls the
+ * database (the payloads' 30-second delay, had it run, would miss the answer deadline); what a
+ * route accepted is stored verbatim (app data reads back, a webhook lists back); afterwards the
+ * seeded orders read the same, every table is still there with its rows, and the ledger only
+ * grew by accepted writes.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
@@ -34,7 +35,7 @@ import { waitFor } from '../../support/wait.js';
 import { describeWire, send } from '../../support/wire.js';
 
 const API_KEY = 'injection-api-key';
-/** Longer than any honest answer takes, far shorter than the payloads' pg_sleep(30). */
+/** Longer than any honest answer takes, far shorter than the payloads' 30-second delay. */
 const ANSWER_WITHIN_MS = 20_000;
 /** Tables accepted writes add rows to (app data, quotes, subscriptions and their ledger). */
 const GROWS = new Set([

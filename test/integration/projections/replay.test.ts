@@ -11,6 +11,7 @@ import {
   tradeSettled,
   type TestDatabase,
 } from './fixtures.js';
+import { waitFor } from '../../support/wait.js';
 
 /** What `write` appends. */
 const WRITTEN: ReadonlySet<EventType> = new Set(['OrderPlaced', 'TradeSettled']);
@@ -44,15 +45,19 @@ describe('replay', () => {
   it('applies every page to every projector in order, a slow one lagging the fast ones', async () => {
     for (let n = 0; n < 12; n++) await write(n);
     const seen = new Map<string, string[]>();
-    // Pages of 3 events; the slow projector takes far longer per page than the fast one.
-    const recording = (name: string, delayMs: number) => ({
+    const applied = (name: string) => seen.get(name)?.length ?? 0;
+    // Pages of 3 events. The slow projector holds its first page until the fast one has applied
+    // two: the replay must let the fast one run ahead instead of moving both page by page.
+    const recording = (name: string, holdFirstPageUntil?: () => boolean) => ({
       name,
       version: 1,
       tables: [],
       eventTypes: WRITTEN,
       migrate: async () => undefined,
       async handle(_trx: unknown, events: readonly { position: string }[]) {
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        if (holdFirstPageUntil && applied(name) === 0) {
+          await waitFor(holdFirstPageUntil, { description: 'the fast projector two pages ahead' });
+        }
         seen.set(name, [...(seen.get(name) ?? []), ...events.map((e) => e.position)]);
       },
     });
@@ -60,7 +65,7 @@ describe('replay', () => {
     const result = await replayInto({
       ledger: t.ledger,
       db: t.db,
-      projectors: [recording('slow', 20), recording('fast', 0)],
+      projectors: [recording('slow', () => applied('fast') >= 6), recording('fast')],
       schema: 'read_replay',
       batchSize: 3,
       onProgress: (events) => progress.push(events),
