@@ -17,18 +17,23 @@ async function startCluster() {
   return { handle, dir };
 }
 
-/** Creates an empty database on the shared test cluster and returns its connection URL. */
-export async function freshDatabase(): Promise<string> {
-  cluster ??= startCluster();
-  const { handle } = await cluster;
-  const name = `test_${process.pid}_${++counter}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: handle.url('postgres') });
+/** Creates the empty database `name` (a plain identifier) on the cluster of `server`. */
+export async function createDatabase(server: EmbeddedPostgresHandle, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: server.url('postgres') });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
+}
+
+/** Creates an empty database on the shared test cluster and returns its connection URL. */
+export async function freshDatabase(): Promise<string> {
+  cluster ??= startCluster();
+  const { handle } = await cluster;
+  const name = `test_${process.pid}_${++counter}_${Date.now()}`;
+  await createDatabase(handle, name);
   return handle.url(name);
 }
 

@@ -6,8 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
+import { createDatabase } from './postgres.js';
 
 export interface PrivatePostgres {
   /** The connection URL of the database `batchbook`. */
@@ -29,13 +29,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   let server: EmbeddedPostgresHandle | null = null;
   try {
     server = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
-    const admin = new pg.Client({ connectionString: server.url('postgres') });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${DATABASE}`);
-    } finally {
-      await admin.end();
-    }
+    await createDatabase(server, DATABASE);
   } catch (error) {
     await server?.stop();
     await rm(dir, { recursive: true, force: true });
