@@ -6,6 +6,7 @@ import { isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import {
+  ABI_FUNCTIONS,
   decodeBool,
   decodeBytes4,
   decodeUint256,
@@ -17,7 +18,8 @@ import {
 } from './abi-words.js';
 import type { ChainRpc } from './rpc.js';
 
-const EIP1271_MAGIC_VALUE = '0x1626ba7e';
+/** What a contract answers for a valid signature: by EIP-1271, the function's own selector. */
+const EIP1271_MAGIC_VALUE = ABI_FUNCTIONS.isValidSignature.selector;
 
 export type TransferProblem =
   | { errorType: 'InsufficientBalance' | 'InsufficientAllowance' }
