@@ -1,6 +1,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * src/postgres (database opening, leader locks, transactions, sequences) is infrastructure: only
+ * the composition root (src/main.ts, src/service.ts) imports it and passes it to the rooms
+ * (DESIGN.md §2). From any depth of src/ or projections/, the import path holds `postgres/`.
+ */
+const noPostgres = {
+  group: ['**/postgres/*'],
+  message: 'Only the composition root imports src/postgres: take what it needs as a parameter.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', '.test-data/**'] },
   js.configs.recommended,
@@ -45,9 +55,24 @@ export default tseslint.config(
               group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
               message: 'src/domain is pure: no I/O libraries.',
             },
+            noPostgres,
           ],
         },
       ],
     },
+  },
+  {
+    // src/domain has its own block above (a second one would replace its patterns).
+    files: [
+      'src/ledger/**',
+      'src/commands/**',
+      'src/queries/**',
+      'src/http/**',
+      'src/chain/**',
+      'src/auction/**',
+      'src/delivery/**',
+      'projections/**',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres] }] },
   },
 );

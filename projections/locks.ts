@@ -14,7 +14,7 @@ const LEADER = 'batchbook.projection.leader';
 const BATCH = 'batchbook.projection.batch';
 const MIGRATE = 'batchbook.projection.migrate';
 
-/** For src/postgres/leadership.ts. */
+/** The key of a projector's leader lock, which its worker requests (leadership.ts). */
 export function leaderLockKey(schema: string, projector: string): [string, string] {
   return [LEADER, `${schema}.${projector}`];
 }

@@ -9,6 +9,7 @@ import type { Ledger } from '../src/ledger/port.js';
 import { CheckpointBoard } from './board.js';
 import { prepareProjectors, readCheckpoints } from './checkpoints.js';
 import { dedicatedConnectionConfig } from './connection.js';
+import type { RequestLeadership } from './leadership.js';
 import { NoticeListener } from './notifications.js';
 import type { Projector } from './projector.js';
 import { checkSchemaName } from './sql.js';
@@ -27,6 +28,8 @@ export interface ProjectionOptions {
   ledger: Ledger;
   db: Knex;
   projectors: readonly Projector[];
+  /** Each projector's leader lock: one active instance across processes. */
+  requestLeadership: RequestLeadership;
   /** Read-model schema; default `read`. */
   schema?: string;
   /** Most events per batch transaction; default 500. */
@@ -55,9 +58,8 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
   // A leading worker publishes its own checkpoints; notices and table reads would race with it.
   const followed = (projector: string) => board.has(projector) && !workers.get(projector)?.leading;
 
-  const connection = dedicatedConnectionConfig(db);
   const listener = new NoticeListener({
-    connection,
+    connection: dedicatedConnectionConfig(db),
     onNotice: (notice) => {
       if (notice.schema !== schema || notice.instance === instance) return;
       if (followed(notice.projector)) board.set(notice.projector, notice.position);
@@ -77,7 +79,7 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
       db,
       schema,
       instance,
-      connection,
+      requestLeadership: options.requestLeadership,
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       publish: (name, position) => board.set(name, position),
       report,

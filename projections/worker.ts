@@ -18,14 +18,13 @@
  * passes over them again: the read model is the same either way.
  */
 import type { Knex } from 'knex';
-import type pg from 'pg';
 import { STREAM_PREFIXES, type EventType } from '../src/domain/events.js';
 import type { Ledger, RecordedEvent, Subscription } from '../src/ledger/port.js';
 import { inBatchTransaction } from './batch-transaction.js';
 import { BatchReader } from './batches.js';
 import { readCheckpoints, VersionChangedError } from './checkpoints.js';
+import type { Leadership, RequestLeadership } from './leadership.js';
 import { leaderLockKey } from './locks.js';
-import { requestLeadership, type Leadership } from '../src/postgres/leadership.js';
 import type { Projector } from './projector.js';
 
 export interface WorkerContext {
@@ -34,7 +33,7 @@ export interface WorkerContext {
   schema: string;
   /** Names this engine in checkpoint notices. */
   instance: string;
-  connection: pg.ClientConfig;
+  requestLeadership: RequestLeadership;
   batchSize: number;
   publish(projector: string, position: string | null): void;
   report(err: unknown, projector: string): void;
@@ -88,14 +87,10 @@ export class ProjectorWorker {
     const { schema } = this.ctx;
     const name = this.projector.name;
     for (let attempt = 0; !this.stopped;) {
-      const leadership = requestLeadership(
-        this.ctx.connection,
-        leaderLockKey(schema, name),
-        (err) => {
-          if (!this.stopped) this.ctx.report(err, name);
-          this.interrupt();
-        },
-      );
+      const leadership = this.ctx.requestLeadership(leaderLockKey(schema, name), (err) => {
+        if (!this.stopped) this.ctx.report(err, name);
+        this.interrupt();
+      });
       this.leadership = leadership;
       try {
         await leadership.acquired;

@@ -19,6 +19,8 @@ import type { Address, OrderData } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { createLogger } from '../../src/logger.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { leadershipOn } from '../../src/postgres/leadership.js';
+import { inTransaction } from '../../src/postgres/transaction.js';
 import { createFastOrderSigner, type SignedOrder } from '../../test/support/signing.js';
 import { startScratchPostgres } from './scratch.js';
 
@@ -107,7 +109,8 @@ async function main(): Promise<void> {
         rpc,
         ledger,
         pool,
-        connection: { connectionString: scratch.url('postgres') },
+        inTransaction,
+        requestLeadership: leadershipOn({ connectionString: scratch.url('postgres') }),
         logger: createLogger('warn'),
       },
       { confirmations: 0, pollIntervalMs: 10, maxBlockRange: 1000, startBlock: 0 },

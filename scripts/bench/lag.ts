@@ -24,10 +24,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import knex from 'knex';
 import pg from 'pg';
+import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
+import { leadershipOn } from '../../src/postgres/leadership.js';
 import { watchVisibility, type VisibilityWatch } from './ledger-visibility.js';
 import { percentile } from './load.js';
 import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
@@ -243,7 +245,12 @@ async function main(): Promise<void> {
     scratch.onStop(() => ledger.close());
     const batches: BatchLog = new Map();
     const projectors = timedProjectors(batches);
-    const engine = await startProjections({ ledger, db, projectors });
+    const engine = await startProjections({
+      ledger,
+      db,
+      projectors,
+      requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
+    });
     scratch.onStop(() => engine.stop());
     const visibility = watchVisibility(ledger);
     scratch.onStop(() => visibility.close());

@@ -15,11 +15,13 @@
 import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import pg from 'pg';
+import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors } from '../../projections/index.js';
 import { noticesProjector } from '../../projections/notices/projector.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { leadershipOn } from '../../src/postgres/leadership.js';
 import { clusterCpuSeconds, startScratchPostgres } from './scratch.js';
 import { fill } from './synthetic-ledger.js';
 
@@ -98,7 +100,12 @@ async function main() {
     );
 
     began = performance.now();
-    const engine = await startProjections({ ledger, db, projectors: allProjectors() });
+    const engine = await startProjections({
+      ledger,
+      db,
+      projectors: allProjectors(),
+      requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
+    });
     const caughtUp = await engine.waitFor('orders', written.last, 600_000);
     const ordersRate = perSecond(written.events, began);
     await engine.waitFor('app-data', written.last, 600_000);

@@ -5,7 +5,6 @@
  * each winner to the settlement driver. One instance per network runs it (a leader lock); the
  * others wait.
  */
-import type pg from 'pg';
 import type { Logger } from 'pino';
 import { runCompetition } from '../domain/competition.js';
 import { deterministicEventId } from '../domain/event-ids.js';
@@ -14,7 +13,7 @@ import type { Network } from '../domain/networks.js';
 import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
-import type { LeaderKey } from '../postgres/leadership.js';
+import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
 import { collectSolutions } from './collect.js';
 import { cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
@@ -47,7 +46,7 @@ export interface AutopilotDeps {
    */
   projected(position: string): Promise<void>;
   clock: () => Date;
-  connection: pg.ClientConfig;
+  requestLeadership: RequestLeadership;
   logger: Logger;
   intervalMs: number;
   /** How long solvers have to answer. */
@@ -144,7 +143,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     }
   };
   return startLeaderLoop({
-    connection: deps.connection,
+    requestLeadership: deps.requestLeadership,
     key: autopilotLeaderKey(network.name),
     pollIntervalMs: deps.intervalMs,
     logger,

@@ -5,8 +5,8 @@
  * and a replay leaves this alone. It lives in schema `chain`.
  */
 import type pg from 'pg';
-import { inTransaction } from '../postgres/transaction.js';
 import type { ChainFact, Hex } from '../domain/events.js';
+import type { InTransaction } from './ports.js';
 
 export interface BlockRef {
   number: number;
@@ -63,7 +63,11 @@ export interface IndexerStore {
   rollBack(reverted: readonly IndexedFact[], cursor: BlockRef | null): Promise<void>;
 }
 
-export function createIndexerStore(pool: pg.Pool, network: string): IndexerStore {
+export function createIndexerStore(
+  pool: pg.Pool,
+  inTransaction: InTransaction,
+  network: string,
+): IndexerStore {
   const setCursor = (client: pg.PoolClient, cursor: BlockRef | null) =>
     cursor
       ? client.query(

@@ -29,6 +29,7 @@ import {
   type IndexedFact,
 } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
+import type { InTransaction, RequestLeadership } from './ports.js';
 import type { ChainRpc } from './rpc.js';
 import { factOf, SETTLEMENT_TOPICS, type RawLog } from './settlement-logs.js';
 
@@ -49,8 +50,8 @@ interface IndexerDeps {
   rpc: ChainRpc;
   ledger: Ledger;
   pool: pg.Pool;
-  /** For the leader lock's dedicated session. */
-  connection: pg.ClientConfig;
+  inTransaction: InTransaction;
+  requestLeadership: RequestLeadership;
   logger: Logger;
 }
 
@@ -68,7 +69,7 @@ export async function startChainIndexer(
   const { rpc, ledger, logger } = deps;
   const network = rpc.network;
   await migrateIndexerStore(deps.pool);
-  const store = createIndexerStore(deps.pool, network.name);
+  const store = createIndexerStore(deps.pool, deps.inTransaction, network.name);
   const log = logger.child({ network: network.name, component: 'indexer' });
 
   const block = async (number: number): Promise<Block | null> =>
@@ -212,7 +213,7 @@ export async function startChainIndexer(
   };
 
   return startLeaderLoop({
-    connection: deps.connection,
+    requestLeadership: deps.requestLeadership,
     key: ['batchbook.chain.indexer', network.name],
     pollIntervalMs: options.pollIntervalMs,
     logger: log,

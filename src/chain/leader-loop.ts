@@ -7,15 +7,14 @@
  * its own: the poll interval may be long (an autopilot's auction interval), and the role must
  * not stay vacant that long after the database is back.
  */
-import type pg from 'pg';
 import type { Logger } from 'pino';
-import { requestLeadership, type LeaderKey } from '../postgres/leadership.js';
+import type { LeaderKey, RequestLeadership } from './ports.js';
 
 /** A step read a block that changed under it: start the step again. */
 export class ChainMoved extends Error {}
 
 export interface LeaderLoopOptions {
-  connection: pg.ClientConfig;
+  requestLeadership: RequestLeadership;
   key: LeaderKey;
   pollIntervalMs: number;
   logger: Logger;
@@ -56,7 +55,7 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
 
   const run = async () => {
     for (let failures = 0; !stopped;) {
-      const leadership = requestLeadership(options.connection, options.key, (err) => {
+      const leadership = options.requestLeadership(options.key, (err) => {
         log.warn({ err }, 'leadership lost');
         (wake as (() => void) | null)?.();
       });

@@ -9,6 +9,7 @@ import { networkByName } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { startChainIndexer, type ChainIndexer, type IndexerOptions } from './indexer.js';
 import { createOrderChainChecks, type OrderChainChecks } from './order-checks.js';
+import type { InTransaction, RequestLeadership } from './ports.js';
 import { createPriceEstimator, type PriceEstimator } from './prices.js';
 import { createChainRpc, type ChainRpc, type RpcOptions } from './rpc.js';
 
@@ -23,7 +24,8 @@ export interface LiveNetworksOptions {
   };
   ledger: Ledger;
   pool: pg.Pool;
-  connection: pg.ClientConfig;
+  inTransaction: InTransaction;
+  requestLeadership: RequestLeadership;
   logger: Logger;
 }
 
@@ -66,7 +68,8 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
             rpc,
             ledger: options.ledger,
             pool: options.pool,
-            connection: options.connection,
+            inTransaction: options.inTransaction,
+            requestLeadership: options.requestLeadership,
             logger: options.logger,
           },
           indexerOptions,

@@ -5,9 +5,9 @@
  * the balances are exactly those of the transfers up to the cursor's block.
  */
 import type pg from 'pg';
-import { inTransaction } from '../postgres/transaction.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { BlockRef } from './indexer-store.js';
+import type { InTransaction } from './ports.js';
 import type { BalanceChange } from './transfer-logs.js';
 
 export async function migrateTokenHoldersStore(pool: pg.Pool): Promise<void> {
@@ -60,7 +60,11 @@ export interface TokenHoldersStore {
 /** Postgres' unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 
-export function createTokenHoldersStore(pool: pg.Pool, network: string): TokenHoldersStore {
+export function createTokenHoldersStore(
+  pool: pg.Pool,
+  inTransaction: InTransaction,
+  network: string,
+): TokenHoldersStore {
   /** A compare-and-set: a range is applied once, whoever else runs a step at the same time. */
   const moveCursors = async (
     client: pg.PoolClient,

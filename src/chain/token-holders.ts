@@ -21,6 +21,7 @@ import type { Address, Hex } from '../domain/events.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import type { BlockRef } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
+import type { InTransaction, RequestLeadership } from './ports.js';
 import type { ChainRpc } from './rpc.js';
 import type { RawLog } from './settlement-logs.js';
 import {
@@ -45,8 +46,8 @@ export interface TokenHoldersDeps {
   /** One per live network. */
   rpcs: ReadonlyMap<string, ChainRpc>;
   pool: pg.Pool;
-  /** For the leader locks' dedicated sessions. */
-  connection: pg.ClientConfig;
+  inTransaction: InTransaction;
+  requestLeadership: RequestLeadership;
   logger: Logger;
   /** The tokens the network's orders sell or buy. */
   tradedTokens(network: string): Promise<readonly Address[]>;
@@ -120,7 +121,11 @@ function startTokenHolderIndexer(
   options: NetworkOptions,
 ): () => Promise<void> {
   const network = rpc.network;
-  const store: TokenHoldersStore = createTokenHoldersStore(deps.pool, network.name);
+  const store: TokenHoldersStore = createTokenHoldersStore(
+    deps.pool,
+    deps.inTransaction,
+    network.name,
+  );
   const log = deps.logger.child({ network: network.name, component: 'token-holders' });
   const alwaysIndexed = network.indexedTokens ?? [];
 
@@ -228,7 +233,7 @@ function startTokenHolderIndexer(
   };
 
   const loop = startLeaderLoop({
-    connection: deps.connection,
+    requestLeadership: deps.requestLeadership,
     key: ['batchbook.chain.token-holders', network.name],
     pollIntervalMs: options.pollIntervalMs,
     logger: log,

@@ -32,6 +32,7 @@ import {
   onChainInvalidation,
   orderPlaced,
   preSignatureSet,
+  projectionDeps,
   streamOf,
   tableContents,
   tradeSettled,
@@ -451,8 +452,7 @@ describe('replay equals live projection (property)', function () {
           await t.db.raw('DROP SCHEMA IF EXISTS read, replay, delivery CASCADE');
           const projectors = allProjectors();
           const engine = await startProjections({
-            ledger: t.ledger,
-            db: t.db,
+            ...projectionDeps(t),
             projectors,
             batchSize: liveBatch,
           });

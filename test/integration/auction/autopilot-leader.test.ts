@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { autopilotLeaderKey } from '../../../src/auction/autopilot.js';
 import { startLeaderLoop, type LeaderLoop } from '../../../src/chain/leader-loop.js';
 import { createLogger } from '../../../src/logger.js';
+import { leadershipOn } from '../../../src/postgres/leadership.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -14,13 +15,13 @@ describe('autopilot leadership', function () {
   this.timeout(30_000);
 
   it('runs one network’s auctions on one instance at a time, and hands over on a stop', async () => {
-    const connection = { connectionString: await freshDatabase() };
+    const requestLeadership = leadershipOn({ connectionString: await freshDatabase() });
     const steps: string[] = [];
     let running = 0;
     let overlapped = false;
     const loop = (instance: string, network = 'devnet'): LeaderLoop =>
       startLeaderLoop({
-        connection,
+        requestLeadership,
         key: autopilotLeaderKey(network),
         pollIntervalMs: 5,
         logger: createLogger('silent'),

@@ -11,6 +11,7 @@ import {
   appDataRegistered,
   openTestDatabase,
   orderPlaced,
+  projectionDeps,
   type TestDatabase,
 } from './fixtures.js';
 
@@ -26,7 +27,7 @@ describe('app-data read model', () => {
 
   before(async () => {
     t = await openTestDatabase();
-    engine = await startProjections({ ledger: t.ledger, db: t.db, projectors: allProjectors() });
+    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
     appData = createAppDataQueries(t.db);
   });
 
@@ -96,7 +97,7 @@ describe('app-data projector: documents it has stored', () => {
         await inner.handle(trx, events, schema);
       },
     };
-    const engine = await startProjections({ ledger: t.ledger, db: t.db, projectors: [recorded] });
+    const engine = await startProjections({ ...projectionDeps(t), projectors: [recorded] });
     engines.push(engine);
     return engine;
   }

@@ -19,7 +19,9 @@ import {
   type PreSignatureSetV1,
   type TradeSettledV1,
 } from '../../../src/domain/events.js';
+import { dedicatedConnectionConfig } from '../../../projections/connection.js';
 import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
+import { leadershipOn } from '../../../src/postgres/leadership.js';
 import { freshDatabase } from '../../support/postgres.js';
 
 export interface TestDatabase {
@@ -54,6 +56,18 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await pool.end();
       await db.destroy();
     },
+  };
+}
+
+/**
+ * What `startProjections` takes of a test database besides its projectors: the ledger, the read
+ * models, and the projectors' leader locks on dedicated sessions, as the service passes them.
+ */
+export function projectionDeps(t: TestDatabase) {
+  return {
+    ledger: t.ledger,
+    db: t.db,
+    requestLeadership: leadershipOn(dedicatedConnectionConfig(t.db)),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   orderCancelled,
   orderPlaced,
   preSignatureSet,
+  projectionDeps,
   SETTLEMENT,
   tradeSettled,
   type TestDatabase,
@@ -31,7 +32,7 @@ describe('orders read model', () => {
 
   before(async () => {
     t = await openTestDatabase();
-    engine = await startProjections({ ledger: t.ledger, db: t.db, projectors: allProjectors() });
+    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
     orders = createOrderQueries(t.db);
   });
 

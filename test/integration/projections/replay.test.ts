@@ -7,6 +7,7 @@ import {
   append,
   openTestDatabase,
   orderPlaced,
+  projectionDeps,
   tableContents,
   tradeSettled,
   type TestDatabase,
@@ -127,8 +128,7 @@ describe('replay', () => {
 
   it('swaps the rebuilt schema in under a running service, which carries on from it', async () => {
     const engine = await startProjections({
-      ledger: t.ledger,
-      db: t.db,
+      ...projectionDeps(t),
       projectors: allProjectors(),
     });
     try {

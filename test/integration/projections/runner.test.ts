@@ -10,6 +10,7 @@ import {
   append,
   openTestDatabase,
   orderPlaced,
+  projectionDeps,
   tradeSettled,
   type TestDatabase,
 } from './fixtures.js';
@@ -90,8 +91,7 @@ describe('projection runner', () => {
   const start = async (projectors: Projector[], options: { batchSize?: number } = {}) => {
     const errors: unknown[] = [];
     const engine = await startProjections({
-      ledger: t.ledger,
-      db: t.db,
+      ...projectionDeps(t),
       projectors,
       onError: (err) => errors.push(err),
       ...options,

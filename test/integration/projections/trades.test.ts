@@ -23,6 +23,7 @@ import {
   chain,
   openTestDatabase,
   orderPlaced,
+  projectionDeps,
   tableContents,
   tradeSettled,
   type TestDatabase,
@@ -69,7 +70,7 @@ describe('trades read model', () => {
 
   before(async () => {
     t = await openTestDatabase();
-    engine = await startProjections({ ledger: t.ledger, db: t.db, projectors: allProjectors() });
+    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
     trades = createTradeQueries(t.db, createOrderQueries(t.db));
   });
 
