@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import knex from 'knex';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
@@ -39,8 +38,16 @@ import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-lim
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
+import {
+  createPool,
+  DEFAULT_POSTGRES_DEADLINES,
+  knexOptions,
+  type PostgresDeadlines,
+} from './postgres/connection-options.js';
 import { openDatabase } from './postgres/database.js';
+import { leadershipOn } from './postgres/leadership.js';
 import { createSequence } from './postgres/sequence.js';
+import { inTransaction } from './postgres/transaction.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
 import { createNoticeQueries } from './queries/notices.js';
@@ -78,6 +85,8 @@ export interface ServiceOptions {
   logger: Logger;
   /** The service's clock; tests pass a controllable one. */
   clock?: () => Date;
+  /** Deadlines of its PostgreSQL connections; default DEFAULT_POSTGRES_DEADLINES. */
+  postgresDeadlines?: Partial<PostgresDeadlines>;
 }
 
 export async function startService(
@@ -102,7 +111,8 @@ export async function startService(
     const database = await openDatabase(config);
     stack.push(() => database.stop());
 
-    const pool = new pg.Pool({ connectionString: database.url, max: 24 });
+    const deadlines = { ...DEFAULT_POSTGRES_DEADLINES, ...options.postgresDeadlines };
+    const pool = createPool(database.url, deadlines, 24);
     pool.on('error', warn('idle PostgreSQL connection failed'));
     stack.push(() => pool.end());
     const ledger: Ledger =
@@ -116,8 +126,7 @@ export async function startService(
 
     const db = knex({
       client: 'pg',
-      connection: database.url,
-      pool: { min: 0, max: 16 },
+      ...knexOptions(database.url, deadlines, { min: 0, max: 16 }),
       // knex prints to stdout, between the JSON lines. What it warns of (a connection that
       // failed or dropped) also fails the query, which its caller reports: debug is enough.
       log: {
@@ -126,6 +135,8 @@ export async function startService(
       },
     });
     stack.push(() => db.destroy());
+    // Each leader role (indexers, projectors, autopilots) locks on a session of its own.
+    const requestLeadership = leadershipOn(dedicatedConnectionConfig(db));
 
     // The devnet's chain and the ledger start fresh together: an empty ledger forgets the chain.
     const devnet = config.devnet.enabled
@@ -144,7 +155,8 @@ export async function startService(
       indexer: config.indexer,
       ledger,
       pool,
-      connection: dedicatedConnectionConfig(db),
+      inTransaction,
+      requestLeadership,
       logger,
     });
     stack.push(() => chains.stop());
@@ -152,6 +164,7 @@ export async function startService(
       ledger,
       db,
       projectors: allProjectors(),
+      requestLeadership,
       onError: (err, projector) => report('projection batch failed; retrying', err, { projector }),
     });
     stack.push(() => projections.stop());
@@ -170,7 +183,8 @@ export async function startService(
       {
         rpcs: tokenRpcs,
         pool,
-        connection: dedicatedConnectionConfig(db),
+        inTransaction,
+        requestLeadership,
         logger,
         tradedTokens: createTradedTokensQuery(db),
       },
@@ -230,7 +244,7 @@ export async function startService(
           await projections.waitFor('auctions', position, config.auction.solveTimeoutMs);
         },
         clock,
-        connection: dedicatedConnectionConfig(db),
+        requestLeadership,
         logger,
         intervalMs: name === 'devnet' ? config.auction.devnetIntervalMs : config.auction.intervalMs,
         solveTimeoutMs: config.auction.solveTimeoutMs,

@@ -20,6 +20,15 @@ export interface Leadership {
   release(): Promise<void>;
 }
 
+/**
+ * `requestLeadership` with its sessions opened on `connection`: the form the composition root
+ * hands to the rooms that elect a leader, which know a role's key but not how it is locked.
+ */
+export function leadershipOn(connection: pg.ClientConfig) {
+  return (key: LeaderKey, onLost: (err: unknown) => void): Leadership =>
+    requestLeadership(connection, key, onLost);
+}
+
 /** `onLost` is called once if the session ends after the lock was held. */
 export function requestLeadership(
   connection: pg.ClientConfig,
@@ -29,6 +38,10 @@ export function requestLeadership(
   const label = key[1];
   const client = new pg.Client({
     ...connection,
+    // Waiting for the lock lasts as long as another instance leads: no statement deadline
+    // (src/postgres/connection-options.ts) may cut it. Opening the session keeps its deadline.
+    query_timeout: undefined,
+    statement_timeout: undefined,
     application_name: `batchbook-leader:${label}`.slice(0, 63),
   });
   let acquiredLock = false;

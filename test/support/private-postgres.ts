@@ -1,9 +1,9 @@
 /**
- * A PostgreSQL server of a test's own, which the test may stop and start again: an embedded
- * cluster in a new temp dir, with one empty database `batchbook`, started again on the same port
- * and data directory (the shared test cluster must never go down under other suites).
+ * A PostgreSQL server of a test's own, which the test may stop and start again, or freeze: an
+ * embedded cluster in a new temp dir, with one empty database `batchbook`, started again on the
+ * same port and data directory (the shared test cluster must never go down under other suites).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
@@ -16,11 +16,47 @@ export interface PrivatePostgres {
   stop(): Promise<void>;
   /** Starts it again on the same port and data directory. */
   start(): Promise<void>;
-  /** Stops the server if it runs and removes its data directory. */
+  /**
+   * Freezes the server: SIGSTOP to the postmaster, then to each of its processes. It still
+   * accepts connections (the kernel queues them) and never answers.
+   */
+  freeze(): Promise<void>;
+  /** SIGCONT to every process `freeze` stopped; idempotent. */
+  thaw(): Promise<void>;
+  /** Thaws and stops the server if it runs, and removes its data directory. */
   destroy(): Promise<void>;
 }
 
 const DATABASE = 'batchbook';
+
+/** The postmaster's pid: the first line of `postmaster.pid` in the data directory. */
+async function postmasterPid(dataDir: string): Promise<number> {
+  const pid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no postmaster pid in ${dataDir}`);
+  return pid;
+}
+
+/** The pids whose parent is `parent`, from `/proc/<pid>/stat` (its 4th field, after the name). */
+async function childrenOf(parent: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
+    if (stat === null) continue; // the process has exited meanwhile
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === parent) children.push(Number(entry));
+  }
+  return children;
+}
+
+/** Sends `signal` to `pid`; a process that has exited meanwhile is left alone. */
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
@@ -36,7 +72,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     throw error;
   }
   const { port } = server;
+  const frozen = new Set<number>();
+  // Touches no file and awaits nothing: it must work in any `after` hook whatever failed, and
+  // when the test process exits with the server still frozen.
+  const thawNow = () => {
+    process.off('exit', thawNow);
+    for (const pid of frozen) signalProcess(pid, 'SIGCONT');
+    frozen.clear();
+  };
+  const thaw = async () => thawNow();
   const stop = async () => {
+    await thaw();
     const running = server;
     server = null;
     await running?.stop();
@@ -48,6 +94,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       if (server) throw new Error('the private PostgreSQL is already running');
       server = await startEmbeddedPostgres({ dataDir: dir, port });
     },
+    async freeze() {
+      if (!server) throw new Error('the private PostgreSQL is not running');
+      // The postmaster first: once stopped it starts no process that would escape the freeze.
+      const postmaster = await postmasterPid(dir);
+      if (frozen.size === 0) process.once('exit', thawNow);
+      frozen.add(postmaster);
+      signalProcess(postmaster, 'SIGSTOP');
+      for (const pid of await childrenOf(postmaster)) {
+        frozen.add(pid);
+        signalProcess(pid, 'SIGSTOP');
+      }
+    },
+    thaw,
     async destroy() {
       await stop();
       await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import type { Devnet } from '../../src/chain/devnet/devnet.js';
 import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
+import type { PostgresDeadlines } from '../../src/postgres/connection-options.js';
 import { startService } from '../../src/service.js';
 import { sharedTestChain } from './chain.js';
 import { freshDatabase } from './postgres.js';
@@ -33,6 +34,8 @@ export interface TestServiceOptions {
   clock?: () => Date;
   /** An existing database (a restart); default: a fresh one. */
   databaseUrl?: string;
+  /** Deadlines of the service's PostgreSQL connections (short ones for fault tests). */
+  postgresDeadlines?: Partial<PostgresDeadlines>;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -55,6 +58,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const service = await startService(config, {
     logger: createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.postgresDeadlines ? { postgresDeadlines: options.postgresDeadlines } : {}),
   });
   return {
     url: service.url,
