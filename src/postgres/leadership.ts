@@ -56,14 +56,21 @@ export function requestLeadership(
   };
   client.on('error', lose);
   client.on('end', () => lose(new Error(`leader connection of ${label} ended`)));
-  const acquired = (async () => {
-    await client.connect();
-    // A waiter that gives up closes its connection; without this check its backend would stay
-    // queued for the lock (Postgres notices a gone client only when it next writes to it).
-    await client.query("SET client_connection_check_interval = '1s'");
-    await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [...key]);
-    acquiredLock = true;
-  })();
+  // pg never settles a `connect()` that `end()` cut short: a release while connecting must
+  // settle `acquired` itself, or whoever waits on it (a stopping worker) waits forever.
+  let giveUp: (err: Error) => void = () => undefined;
+  const givenUp = new Promise<never>((_, reject) => (giveUp = reject));
+  const acquired = Promise.race([
+    (async () => {
+      await client.connect();
+      // A waiter that gives up closes its connection; without this check its backend would stay
+      // queued for the lock (Postgres notices a gone client only when it next writes to it).
+      await client.query("SET client_connection_check_interval = '1s'");
+      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [...key]);
+      acquiredLock = true;
+    })(),
+    givenUp,
+  ]);
   return {
     acquired,
     get held() {
@@ -74,6 +81,7 @@ export function requestLeadership(
     },
     async release() {
       released = true;
+      giveUp(new Error(`gave up the leader lock of ${label}`));
       await client.end().catch(() => undefined);
     },
   };
