@@ -17,6 +17,8 @@ export class CheckpointBoard {
   constructor(
     projectors: readonly string[],
     private readonly compare: (a: string, b: string) => number,
+    /** Told of every checkpoint recorded (an engine on another thread relays them). */
+    private readonly onSet?: (projector: string, position: string | null) => void,
   ) {
     for (const name of projectors) {
       this.positions.set(name, null);
@@ -37,6 +39,7 @@ export class CheckpointBoard {
   set(projector: string, position: string | null): void {
     this.known(projector);
     this.positions.set(projector, position);
+    this.onSet?.(projector, position);
     if (position === null) return;
     for (const waiter of this.waiters.get(projector)!) {
       if (this.compare(position, waiter.position) >= 0) this.settle(projector, waiter, true);

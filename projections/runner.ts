@@ -36,6 +36,8 @@ export interface ProjectionOptions {
   batchSize?: number;
   /** Batch, subscription and connection failures (all retried); default: console.error. */
   onError?(err: unknown, projector?: string): void;
+  /** Told of every checkpoint the engine learns, its own or another instance's. */
+  onCheckpoint?(projector: string, position: string | null): void;
 }
 
 export const DEFAULT_BATCH_SIZE = 500;
@@ -53,7 +55,11 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
   await prepareProjectors(db, schema, projectors);
 
   const instance = randomUUID();
-  const board = new CheckpointBoard(names, (a, b) => ledger.comparePositions(a, b));
+  const board = new CheckpointBoard(
+    names,
+    (a, b) => ledger.comparePositions(a, b),
+    options.onCheckpoint,
+  );
   const workers = new Map<string, ProjectorWorker>();
   // A leading worker publishes its own checkpoints; notices and table reads would race with it.
   const followed = (projector: string) => board.has(projector) && !workers.get(projector)?.leading;

@@ -9,8 +9,6 @@ import knex from 'knex';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
-import { allProjectors } from '../projections/index.js';
-import { startProjections } from '../projections/runner.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
@@ -47,6 +45,7 @@ import {
 import { openDatabase } from './postgres/database.js';
 import { leadershipOn } from './postgres/leadership.js';
 import { createSequence } from './postgres/sequence.js';
+import { startProjectionThread } from './projection-thread.js';
 import { inTransaction } from './postgres/transaction.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
@@ -160,11 +159,12 @@ export async function startService(
       logger,
     });
     stack.push(() => chains.stop());
-    const projections = await startProjections({
-      ledger,
-      db,
-      projectors: allProjectors(),
-      requestLeadership,
+    // The projectors run on a thread of their own, with their own connections and ledger.
+    const projections = await startProjectionThread({
+      databaseUrl: database.url,
+      deadlines,
+      ledger: config.ledger,
+      comparePositions: (a, b) => ledger.comparePositions(a, b),
       onError: (err, projector) => report('projection batch failed; retrying', err, { projector }),
     });
     stack.push(() => projections.stop());

@@ -39,7 +39,7 @@ import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
 import { fundOwners, type Trading } from './owners.js';
 import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
-import { startBenchWorker } from './worker.js';
+import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 
 interface Options {
   orders: number;
@@ -400,7 +400,7 @@ async function clientOnWorker(
   trading: Trading,
   hooks: PhaseHooks,
 ): Promise<ClientResult> {
-  const worker = startBenchWorker(import.meta.url, { url, options, trading });
+  const worker = startTypeScriptWorker(import.meta.url, { url, options, trading });
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'done') resolve(message.result);

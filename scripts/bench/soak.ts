@@ -34,7 +34,7 @@ import { fundOwners } from './owners.js';
 import { quoteParties } from './quote-request.js';
 import { commandLine, loadAverage, machine, table } from './scratch.js';
 import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './soak-load.js';
-import { startBenchWorker } from './worker.js';
+import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 
 const SAMPLE_MS = 10_000;
 const TREND_MINUTES = 8;
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     let loop = performance.eventLoopUtilization();
     const delay = monitorEventLoopDelay({ resolution: 20 });
     delay.enable();
-    const worker = startBenchWorker(new URL('./soak-load.ts', import.meta.url).href, data);
+    const worker = startTypeScriptWorker(new URL('./soak-load.ts', import.meta.url).href, data);
     try {
       await new Promise<void>((resolve, reject) => {
         worker.on('message', (message: SoakMessage) => {

@@ -1,0 +1,87 @@
+/**
+ * The projection thread (src/projection-thread.ts starts it): a composition root of its own
+ * that opens its own PostgreSQL connections and ledger, runs every projector
+ * (`startProjections`), and tells the service thread each checkpoint it learns and each failure
+ * its engine retries. It stops when asked to, after its batches in flight, and says so.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import knex, { type Knex } from 'knex';
+import type pg from 'pg';
+import { dedicatedConnectionConfig } from '../projections/connection.js';
+import { allProjectors } from '../projections/index.js';
+import { startProjections, type ProjectionEngine } from '../projections/runner.js';
+import { createEventStoreLedger } from './ledger/eventstoredb.js';
+import type { Ledger } from './ledger/port.js';
+import { createPostgresLedger } from './ledger/postgres.js';
+import { createPool, knexOptions } from './postgres/connection-options.js';
+import { leadershipOn } from './postgres/leadership.js';
+import {
+  errorRecord,
+  type FromProjectionThread,
+  type ProjectionThreadData,
+  type ToProjectionThread,
+} from './projection-thread-messages.js';
+
+/** The ledger's page reads (shared by the subscriptions) and its LISTEN session. */
+const LEDGER_POOL_MAX = 8;
+/** One batch transaction per projector at a time, and the checkpoint notices' session. */
+const READ_MODEL_POOL_MAX = 8;
+
+const port = parentPort!;
+const data = workerData as ProjectionThreadData;
+const post = (message: FromProjectionThread) => port.postMessage(message);
+const reportError = (err: unknown, projector?: string) =>
+  post({ type: 'error', error: errorRecord(err), ...(projector ? { projector } : {}) });
+
+/** Closing steps, run last first: what start-up opened, however far it got. */
+const opened: (() => Promise<unknown>)[] = [];
+
+async function start(): Promise<ProjectionEngine> {
+  const pool: pg.Pool = createPool(data.databaseUrl, data.deadlines, LEDGER_POOL_MAX);
+  pool.on('error', (err) => reportError(err));
+  opened.push(() => pool.end());
+  const ledger: Ledger =
+    data.ledger.kind === 'postgres'
+      ? await createPostgresLedger({ pool, onError: (err) => reportError(err) })
+      : createEventStoreLedger({
+          connectionString: data.ledger.url,
+          onError: (err) => reportError(err),
+        });
+  opened.push(() => ledger.close());
+  const db: Knex = knex({
+    client: 'pg',
+    ...knexOptions(data.databaseUrl, data.deadlines, { min: 0, max: READ_MODEL_POOL_MAX }),
+    // What knex warns of (a connection that failed or dropped) also fails the query, which the
+    // engine reports; its errors are reported as the engine's.
+    log: { warn: () => undefined, error: (message: unknown) => reportError(message) },
+  });
+  opened.push(() => db.destroy());
+  const engine = await startProjections({
+    ledger,
+    db,
+    projectors: allProjectors(),
+    requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
+    onError: reportError,
+    onCheckpoint: (projector, position) => post({ type: 'checkpoint', projector, position }),
+  });
+  opened.push(() => engine.stop());
+  return engine;
+}
+
+async function close(): Promise<void> {
+  for (const step of opened.reverse()) await step().catch(reportError);
+  opened.length = 0;
+  post({ type: 'stopped' });
+}
+
+port.on('message', (message: ToProjectionThread) => {
+  if (message.type === 'stop') void close();
+});
+
+try {
+  await start();
+  post({ type: 'ready' });
+} catch (err) {
+  post({ type: 'failed', error: errorRecord(err) });
+  await close();
+}

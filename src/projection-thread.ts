@@ -1,0 +1,122 @@
+/**
+ * Runs the projection engine on a thread of its own (src/projection-thread-worker.ts): the
+ * projectors' decoding, reducing and statement building then no longer queue behind the HTTP
+ * handlers on the service thread, nor they behind the projectors (BENCHMARKS.md, "Projections
+ * on a thread of their own"). The service thread keeps a board of the checkpoints the thread
+ * reports, which answers the read-your-writes waits of every accepted command.
+ *
+ * A thread that ends unasked (a bug, out of memory) is reported and started again with backoff;
+ * the board keeps its positions meanwhile and waits time out as usual.
+ */
+import { once } from 'node:events';
+import type { Worker } from 'node:worker_threads';
+import { CheckpointBoard } from '../projections/board.js';
+import { allProjectors } from '../projections/index.js';
+import type { ProjectionEngine } from '../projections/runner.js';
+import {
+  fromRecord,
+  type FromProjectionThread,
+  type ProjectionThreadData,
+  type ToProjectionThread,
+} from './projection-thread-messages.js';
+import { startTypeScriptWorker } from './typescript-worker.js';
+
+export interface ProjectionThreadOptions extends ProjectionThreadData {
+  /** The ledger's position order (`Ledger.comparePositions`). */
+  comparePositions(a: string, b: string): number;
+  /** Failures the thread's engine retries, and a thread that ended unasked. */
+  onError(err: unknown, projector?: string): void;
+}
+
+const WORKER_URL = new URL('./projection-thread-worker.ts', import.meta.url).href;
+/** How long a stopping thread may take to finish its batches before it is terminated. */
+const STOP_DEADLINE_MS = 15_000;
+const restartDelay = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt);
+
+/** Starts the thread; resolves once its read models are migrated and its projectors follow. */
+export async function startProjectionThread(
+  options: ProjectionThreadOptions,
+): Promise<ProjectionEngine> {
+  const { comparePositions, onError, ...data } = options;
+  const board = new CheckpointBoard(
+    allProjectors().map((p) => p.name),
+    comparePositions,
+  );
+  let stopping = false;
+  let restarts = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
+  const launch = (): Promise<Worker> =>
+    new Promise((resolve, reject) => {
+      const worker = startTypeScriptWorker(WORKER_URL, data satisfies ProjectionThreadData);
+      let ready = false;
+      worker.on('message', (message: FromProjectionThread) => {
+        switch (message.type) {
+          case 'checkpoint':
+            board.set(message.projector, message.position);
+            return;
+          case 'error':
+            onError(fromRecord(message.error), message.projector);
+            return;
+          case 'ready':
+            ready = true;
+            restarts = 0;
+            resolve(worker);
+            return;
+          case 'failed':
+            reject(fromRecord(message.error));
+            return;
+          case 'stopped':
+            void worker.terminate();
+            return;
+        }
+      });
+      // An uncaught exception on the thread; 'exit' follows.
+      worker.on('error', (err) => (ready ? onError(err) : reject(err)));
+      worker.on('exit', (code) => {
+        if (!ready)
+          reject(new Error(`the projection thread ended at start-up (exit code ${code})`));
+        else if (!stopping)
+          restartLater(new Error(`the projection thread ended (exit code ${code})`));
+      });
+    });
+
+  const restartLater = (why: Error) => {
+    onError(why);
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping) return;
+      launch().then(
+        (worker) => {
+          if (stopping) void stopWorker(worker);
+          else current = worker;
+        },
+        (err: unknown) => restartLater(err instanceof Error ? err : new Error(String(err))),
+      );
+    }, restartDelay(restarts++));
+  };
+
+  const stopWorker = async (worker: Worker) => {
+    const exited = once(worker, 'exit');
+    worker.postMessage({ type: 'stop' } satisfies ToProjectionThread);
+    const deadline = setTimeout(() => void worker.terminate(), STOP_DEADLINE_MS);
+    await exited;
+    clearTimeout(deadline);
+  };
+
+  let current: Worker | undefined = await launch();
+  let stopped: Promise<void> | undefined;
+  return {
+    waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),
+    checkpoint: (projector) => board.get(projector),
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        clearTimeout(restartTimer);
+        if (current) await stopWorker(current);
+        current = undefined;
+        board.close();
+      })()),
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * Starts a TypeScript module on a worker thread. The process runs TypeScript through tsx's
+ * `--import` hook, which Node 20 does not apply to worker threads: the worker starts with a
+ * plain JavaScript module that registers tsx, then loads the TypeScript one.
+ */
+import { Worker } from 'node:worker_threads';
+
+const BOOTSTRAP = new URL('./typescript-worker-bootstrap.mjs', import.meta.url);
+
+/** Starts `moduleUrl` (a file URL, e.g. built from `import.meta.url`) with `data` as workerData. */
+export function startTypeScriptWorker(moduleUrl: string, data: unknown): Worker {
+  return new Worker(BOOTSTRAP, { workerData: data, argv: [moduleUrl] });
+}
