@@ -1,6 +1,6 @@
 /**
  * Signature benchmark: EIP-712 order hash + signer recovery per second on one core, for the
- * domain's fast path (precomputed type hashes, @noble/hashes keccak, native secp256k1) and for
+ * domain's fast path (precomputed type hashes, js-sha3 keccak, native secp256k1) and for
  * ethers v6 (`TypedDataEncoder.hash` + `recoverAddress`). DESIGN §9 measured ~9,600 and ~450.
  *
  *   node --import tsx scripts/bench/signatures.ts [seconds per path, default 3]
@@ -66,7 +66,7 @@ function measure(name: string, check: (order: OrderData, signature: Hex) => stri
 }
 
 const separator = domainSeparator(1, SETTLEMENT_CONTRACT);
-const fast = measure('domain fast path (noble keccak + native secp)', (order, signature) =>
+const fast = measure('domain fast path (js-sha3 keccak + native secp)', (order, signature) =>
   recoverOrderSigner('eip712', orderDigest(order, separator), signature),
 );
 const slow = measure('ethers TypedDataEncoder + recoverAddress', (order, signature) =>

@@ -5,7 +5,7 @@
  * reference's `Validator::validate`: a size limit, a JSON object at the root, and well-formed
  * values for the protocol keys of `metadata`; every other key is the client's business.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { parseUint256 } from './amounts.js';
 import type { Address, Hex, OrderUid } from './events.js';
@@ -16,7 +16,7 @@ export const EMPTY_APP_DATA_DOCUMENT = '{}';
 export const ZERO_APP_DATA_HASH: Hex = `0x${'0'.repeat(64)}`;
 
 export function appDataHash(fullAppData: string): Hex {
-  return bytesToHex(keccak_256(utf8ToBytes(fullAppData)));
+  return bytesToHex(keccak256(utf8ToBytes(fullAppData)));
 }
 
 export interface Hook {

@@ -6,13 +6,13 @@
  * encoder: the type hashes and the constant string fields are hashed once at load, the struct is
  * written straight into one buffer, and domain separators are memoised (DESIGN §9).
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { MAX_UINT256 } from './amounts.js';
 import type { Address, Hex, OrderData, OrderUid } from './events.js';
 import { bytesToHex } from './hex.js';
 
-const keccakText = (s: string): Uint8Array => keccak_256(utf8ToBytes(s));
+const keccakText = (s: string): Uint8Array => keccak256(utf8ToBytes(s));
 
 export const DOMAIN_TYPE_HASH = keccakText(
   'EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)',
@@ -82,7 +82,7 @@ export function typedDataDigest(domainSeparator: Uint8Array, structHash: Uint8Ar
   message[1] = 0x01;
   message.set(domainSeparator, 2);
   message.set(structHash, 2 + WORD);
-  return keccak_256(message);
+  return keccak256(message);
 }
 
 const domainSeparators = new Map<string, Uint8Array>();
@@ -101,7 +101,7 @@ export function domainSeparator(chainId: number, verifyingContract: Address): Ui
     buf.set(DOMAIN_VERSION_HASH, 2 * WORD);
     writeUint256(buf, 3, BigInt(chainId));
     writeAddress(buf, 4, verifyingContract);
-    separator = keccak_256(buf);
+    separator = keccak256(buf);
     domainSeparators.set(key, separator);
   }
   return separator;
@@ -124,7 +124,7 @@ export function orderDigest(order: OrderData, domainSeparator: Uint8Array): Uint
   buf[10 * WORD + 31] = order.partiallyFillable ? 1 : 0;
   writeHash(buf, 11, BALANCE_HASHES[order.sellTokenBalance], 'sellTokenBalance');
   writeHash(buf, 12, BALANCE_HASHES[order.buyTokenBalance], 'buyTokenBalance');
-  return typedDataDigest(domainSeparator, keccak_256(buf));
+  return typedDataDigest(domainSeparator, keccak256(buf));
 }
 
 /** UID = digest(32) ‖ owner(20) ‖ uint32be(validTo), lowercase hex. */
@@ -152,7 +152,7 @@ function uidHash(uid: OrderUid): Uint8Array {
   if (uid.length !== UID_HEX_LENGTH || bytes.length !== 56) {
     throw new TypeError(`not an order UID: ${uid}`);
   }
-  return keccak_256(bytes);
+  return keccak256(bytes);
 }
 
 /** Digest of `OrderCancellations(bytes[] orderUids)`: what the SDK signs for any cancellation. */
@@ -165,8 +165,8 @@ export function cancellationsDigest(
   uids.forEach((uid, i) => members.set(uidHash(uid), i * WORD));
   const struct = Buffer.allocUnsafe(2 * WORD);
   struct.set(CANCELLATIONS_TYPE_HASH, 0);
-  struct.set(keccak_256(members), WORD);
-  return typedDataDigest(domainSeparator, keccak_256(struct));
+  struct.set(keccak256(members), WORD);
+  return typedDataDigest(domainSeparator, keccak256(struct));
 }
 
 /** Digest of `OrderCancellation(bytes orderUid)`: the single-order form of the reference API. */
@@ -174,5 +174,5 @@ export function cancellationDigest(uid: OrderUid, domainSeparator: Uint8Array): 
   const struct = Buffer.allocUnsafe(2 * WORD);
   struct.set(CANCELLATION_TYPE_HASH, 0);
   struct.set(uidHash(uid), WORD);
-  return typedDataDigest(domainSeparator, keccak_256(struct));
+  return typedDataDigest(domainSeparator, keccak256(struct));
 }

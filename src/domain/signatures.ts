@@ -7,7 +7,7 @@
  * not enforce EIP-2's low-s rule, and neither does libsecp256k1's recovery). v is 27/28, or
  * 0/1 which the API normalises to 27/28. Anything else recovers to null; nothing here throws.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import secp256k1 from 'secp256k1';
 import type { Address, Hex } from './events.js';
@@ -23,7 +23,7 @@ export function ethSignMessageHash(digest: Uint8Array): Uint8Array {
   const message = new Uint8Array(ETHSIGN_PREFIX.length + digest.length);
   message.set(ETHSIGN_PREFIX, 0);
   message.set(digest, ETHSIGN_PREFIX.length);
-  return keccak_256(message);
+  return keccak256(message);
 }
 
 function recoveryId(v: number): number | null {
@@ -55,5 +55,5 @@ export function recoverOrderSigner(
     return null;
   }
   // Uncompressed key = 0x04 ‖ x ‖ y; the address is the low 20 bytes of keccak(x ‖ y).
-  return bytesToHex(keccak_256(publicKey.subarray(1)).subarray(12));
+  return bytesToHex(keccak256(publicKey.subarray(1)).subarray(12));
 }

@@ -17,7 +17,7 @@
  * (adding the same channel again returns the existing subscription, without its secret; removing
  * twice answers 404 the second time).
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type {
   Address,
@@ -51,7 +51,7 @@ export const ISSUED_AT_WINDOW_SECONDS = 300;
 export const MAX_ACTIVE_SUBSCRIPTIONS = 20;
 
 const WORD = 32;
-const keccakText = (s: string): Uint8Array => keccak_256(utf8ToBytes(s));
+const keccakText = (s: string): Uint8Array => keccak256(utf8ToBytes(s));
 
 const SUBSCRIBE_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.Subscribe);
 const LIST_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.ListSubscriptions);
@@ -62,7 +62,7 @@ export const SUBSCRIPTIONS_DOMAIN_SEPARATOR: Uint8Array = (() => {
   buf.set(keccakText(SUBSCRIPTION_TYPES.EIP712Domain), 0);
   buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.name), WORD);
   buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.version), 2 * WORD);
-  return keccak_256(buf);
+  return keccak256(buf);
 })();
 
 export type ChannelKind = DeliveryChannel['kind'];
@@ -111,7 +111,7 @@ export function subscriptionActionDigest(action: SubscriptionAction, issuedAt: n
       writeIssuedAt(struct, 3, issuedAt);
       break;
   }
-  return typedDataDigest(SUBSCRIPTIONS_DOMAIN_SEPARATOR, keccak_256(struct));
+  return typedDataDigest(SUBSCRIPTIONS_DOMAIN_SEPARATOR, keccak256(struct));
 }
 
 // ---------------------------------------------------------------------------------------------
