@@ -57,8 +57,10 @@ export function createOrderChainChecks(
   // more CPU than the rest of the submission check. Batched: the checks of concurrent
   // submissions share one HTTP round trip to the node (src/chain/rpc.ts).
   const call = (what: string, to: Address, data: string, from?: Address): Promise<string> =>
-    rpc.request(what, () =>
-      rpc.batched.send('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']),
+    rpc.request(
+      what,
+      (node) => node.send('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']),
+      { batched: true },
     );
   // The calldata and results straight as ABI words (./abi-words.ts): ethers' `Interface`
   // checksummed every address and hashed the selector anew on each call. A malformed result
@@ -69,7 +71,9 @@ export function createOrderChainChecks(
     read(token, 'balanceOf', encodeBalanceOf(owner));
 
   const hasCode = async (address: Address) =>
-    (await rpc.request(`code of ${address}`, () => rpc.batched.getCode(address))) !== '0x';
+    (await rpc.request(`code of ${address}`, (node) => node.getCode(address), {
+      batched: true,
+    })) !== '0x';
 
   /** What the settlement does: the relayer calls transferFrom(owner → settlement). */
   const simulate = async (check: TransferCheck, amount: bigint): Promise<Hex | null | 'ok'> => {

@@ -34,13 +34,16 @@ export interface ChainRpc {
   readonly network: Network;
   readonly provider: JsonRpcProvider;
   /**
-   * The same node, but the requests of one event-loop turn go as one JSON-RPC batch (one HTTP
-   * request, one answer per entry): for the order submissions' short `eth_call`s, where the
-   * round trip costs more than the call. Call it inside `request`, for the retries.
+   * Runs `request` with retries; transport failures end as `ChainUnavailableError`. With
+   * `batched`, `request` gets a provider on the same node whose requests of one event-loop turn
+   * go as one JSON-RPC batch (one HTTP request, one answer per entry): for the order
+   * submissions' short `eth_call`s, where the round trip costs more than the call.
    */
-  readonly batched: JsonRpcProvider;
-  /** Runs `request` with retries; transport failures end as `ChainUnavailableError`. */
-  request<T>(what: string, request: (provider: JsonRpcProvider) => Promise<T>): Promise<T>;
+  request<T>(
+    what: string,
+    request: (provider: JsonRpcProvider) => Promise<T>,
+    options?: { batched?: boolean },
+  ): Promise<T>;
   close(): void;
 }
 
@@ -100,11 +103,10 @@ export function createChainRpc(
   return {
     network,
     provider,
-    batched,
-    async request(what, request) {
+    async request(what, request, { batched: inBatch = false } = {}) {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await request(provider);
+          return await request(inBatch ? batched : provider);
         } catch (error) {
           if (!retriable(error)) throw error;
           if (attempt >= options.retries || isError(error, 'TIMEOUT'))

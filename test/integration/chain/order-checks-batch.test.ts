@@ -1,6 +1,6 @@
 /**
  * The chain reads of concurrent order submissions go to the node as one JSON-RPC batch
- * (`ChainRpc.batched`, src/chain/rpc.ts), against the real devnet behind an HTTP proxy that
+ * (`ChainRpc.request` with `batched`, src/chain/rpc.ts), against the real devnet behind an HTTP proxy that
  * records every request's body: each check still gets its own answer, a failed batch is retried
  * per check, and a hanging one ends every check as ChainUnavailable after one time-out.
  */
