@@ -8,7 +8,6 @@
  * A thread that ends unasked (a bug, out of memory) is reported and started again with backoff;
  * the board keeps its positions meanwhile and waits time out as usual.
  */
-import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { CheckpointBoard } from '../projections/board.js';
 import { allProjectors } from '../projections/index.js';
@@ -28,6 +27,12 @@ export interface ProjectionThreadOptions extends ProjectionThreadData {
   onError(err: unknown, projector?: string): void;
 }
 
+/** A started thread, and its end. */
+interface Thread {
+  worker: Worker;
+  exited: Promise<void>;
+}
+
 const WORKER_URL = new URL('./projection-thread-worker.ts', import.meta.url).href;
 /** How long a stopping thread may take to finish its batches before it is terminated. */
 const STOP_DEADLINE_MS = 15_000;
@@ -45,11 +50,15 @@ export async function startProjectionThread(
   let stopping = false;
   let restarts = 0;
   let restartTimer: NodeJS.Timeout | undefined;
+  /** The thread running now, or starting again after one that ended unasked. */
+  let current: Promise<Thread> | undefined;
 
   /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
-  const launch = (): Promise<Worker> =>
+  const launch = (): Promise<Thread> =>
     new Promise((resolve, reject) => {
       const worker = startTypeScriptWorker(WORKER_URL, data satisfies ProjectionThreadData);
+      // Not `once(worker, 'exit')`: that would reject on the thread's 'error', which 'exit' follows.
+      const exited = new Promise<void>((ended) => worker.once('exit', () => ended()));
       let ready = false;
       worker.on('message', (message: FromProjectionThread) => {
         switch (message.type) {
@@ -62,7 +71,7 @@ export async function startProjectionThread(
           case 'ready':
             ready = true;
             restarts = 0;
-            resolve(worker);
+            resolve({ worker, exited });
             return;
           case 'failed':
             reject(fromRecord(message.error));
@@ -75,37 +84,40 @@ export async function startProjectionThread(
       // An uncaught exception on the thread; 'exit' follows.
       worker.on('error', (err) => (ready ? onError(err) : reject(err)));
       worker.on('exit', (code) => {
-        if (!ready)
+        if (!ready) {
           reject(new Error(`the projection thread ended at start-up (exit code ${code})`));
-        else if (!stopping)
+        } else if (!stopping) {
           restartLater(new Error(`the projection thread ended (exit code ${code})`));
+        }
       });
     });
 
   const restartLater = (why: Error) => {
     onError(why);
+    current = undefined;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
       if (stopping) return;
-      launch().then(
-        (worker) => {
-          if (stopping) void stopWorker(worker);
-          else current = worker;
-        },
-        (err: unknown) => restartLater(err instanceof Error ? err : new Error(String(err))),
-      );
+      const next = launch();
+      current = next;
+      next.catch((err: unknown) => {
+        if (current === next && !stopping) {
+          restartLater(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
     }, restartDelay(restarts++));
   };
 
-  const stopWorker = async (worker: Worker) => {
-    const exited = once(worker, 'exit');
+  const stopThread = async ({ worker, exited }: Thread) => {
     worker.postMessage({ type: 'stop' } satisfies ToProjectionThread);
     const deadline = setTimeout(() => void worker.terminate(), STOP_DEADLINE_MS);
     await exited;
     clearTimeout(deadline);
   };
 
-  let current: Worker | undefined = await launch();
+  const first = launch();
+  current = first;
+  await first;
   let stopped: Promise<void> | undefined;
   return {
     waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),
@@ -114,8 +126,9 @@ export async function startProjectionThread(
       (stopped ??= (async () => {
         stopping = true;
         clearTimeout(restartTimer);
-        if (current) await stopWorker(current);
-        current = undefined;
+        // A thread still starting again is stopped once it has started, or has failed to.
+        const thread = await current?.catch(() => undefined);
+        if (thread) await stopThread(thread);
         board.close();
       })()),
   };
