@@ -122,6 +122,32 @@ describe('HTTP: bad input', () => {
     expect(response.status).to.equal(405);
   });
 
+  // Each router outside `/{network}` runs only for its own paths (src/http/app.ts): its wrong
+  // methods must still meet the 405 of the order book's router, in any case of the path.
+  it('answers a wrong method with 405 outside /{network} too, the token endpoints in their shape', async () => {
+    const account = `0x${'11'.repeat(20)}`;
+    for (const path of [
+      `/accounts/${account}/notifications`,
+      `/accounts/${account}/subscriptions`,
+      '/metrics',
+      '/METRICS',
+    ]) {
+      const response = await fetch(`${service.url}${path}`, { method: 'PUT' });
+      await expectError(response, 405, 'MethodNotAllowed');
+    }
+    for (const path of ['/1/tokens/-/usdPrice', '/1/TOKENS/-/topHolders']) {
+      const response = await fetch(`${service.url}${path}`, { method: 'POST' });
+      expect(response.status).to.equal(405);
+      expect(await response.json()).to.deep.equal({ message: 'method not allowed on this path' });
+    }
+  });
+
+  it('answers a method it does not implement with 501, on any path', async () => {
+    for (const path of [`${base}/version`, `${service.url}/no/such/thing`]) {
+      await expectError(await fetch(path, { method: 'PROPFIND' }), 501, 'NotImplemented');
+    }
+  });
+
   it('answers CORS preflights for any origin', async () => {
     const response = await fetch(`${base}/orders`, {
       method: 'OPTIONS',
