@@ -13,6 +13,7 @@ import { ChainUnavailableError, createChainRpc, type ChainRpc } from '../../../s
 import type { Address, Hex } from '../../../src/domain/events.js';
 import { networkByName } from '../../../src/domain/networks.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { waitFor } from '../../support/wait.js';
 
 interface RecordingProxy {
   url: string;
@@ -128,7 +129,8 @@ describe('chain checks of concurrent submissions share one JSON-RPC batch', func
   it('retries a batch whose connection dropped, each check answering as alone', async () => {
     proxy.mode = 'drop';
     const answers = Promise.all(oneTurn());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once the batch has been dropped, the retries get through.
+    await waitFor(() => proxy.bodies.length > 0, { description: 'the first batch' });
     proxy.mode = 'forward';
     expect(await answers).to.deep.equal(expected);
     expect(entries(proxy.bodies[0]).length).to.equal(6);

@@ -1,22 +1,31 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { requestLeadership } from '../../../src/postgres/leadership.js';
 import { freshDatabase } from '../../support/postgres.js';
-
-/** What `promise` settled to, or 'pending' if it had not within `ms`. */
-const settledWithin = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([
-    promise.then(
-      () => 'resolved',
-      () => 'rejected',
-    ),
-    new Promise((resolve) => setTimeout(() => resolve('pending'), ms).unref()),
-  ]);
+import { waitFor, withDeadline } from '../../support/wait.js';
 
 describe('leader locks', () => {
   let url: string;
+  let observer: pg.Client;
+
+  /** Sessions of this database waiting for an advisory lock another session holds. */
+  const waitingForLocks = async () => {
+    const { rows } = await observer.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_locks
+       WHERE locktype = 'advisory' AND NOT granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return rows[0]!.waiting;
+  };
 
   before(async () => {
     url = await freshDatabase();
+    observer = new pg.Client({ connectionString: url });
+    await observer.connect();
+  });
+
+  after(async () => {
+    await observer?.end();
   });
 
   it('settles a request released while its session is still connecting', async () => {
@@ -24,9 +33,12 @@ describe('leader locks', () => {
     const leadership = requestLeadership({ connectionString: url }, ['test', 'early'], () => {
       throw new Error('a lock never held cannot be lost');
     });
-    const settled = settledWithin(leadership.acquired, 5_000);
+    const outcome = leadership.acquired.then(
+      () => 'acquired',
+      () => 'rejected',
+    );
     await leadership.release();
-    expect(await settled).to.equal('rejected');
+    expect(await withDeadline(outcome, 5_000, 'the released request')).to.equal('rejected');
     expect(leadership.held).to.equal(false);
   });
 
@@ -42,9 +54,12 @@ describe('leader locks', () => {
       ['test', 'handover'],
       () => undefined,
     );
-    expect(await settledWithin(second.acquired, 300)).to.equal('pending');
+    await waitFor(async () => (await waitingForLocks()) === 1, {
+      description: 'the second request to queue for the lock',
+    });
+    expect(second.held).to.equal(false);
     await first.release();
-    await second.acquired;
+    await withDeadline(second.acquired, 5_000, 'the handover');
     expect(second.held).to.equal(true);
     await second.release();
   });
