@@ -45,8 +45,8 @@ import {
 import { openDatabase } from './postgres/database.js';
 import { leadershipOn } from './postgres/leadership.js';
 import { createSequence } from './postgres/sequence.js';
-import { startProjectionThread } from './projection-thread.js';
 import { inTransaction } from './postgres/transaction.js';
+import { startProjectionThread } from './projection-thread.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
 import { createNoticeQueries } from './queries/notices.js';
@@ -134,7 +134,8 @@ export async function startService(
       },
     });
     stack.push(() => db.destroy());
-    // Each leader role (indexers, projectors, autopilots) locks on a session of its own.
+    // Each leader role on this thread (indexers, token holders, autopilots) locks on a session of
+    // its own; the projection thread opens its own.
     const requestLeadership = leadershipOn(dedicatedConnectionConfig(db));
 
     // The devnet's chain and the ledger start fresh together: an empty ledger forgets the chain.
