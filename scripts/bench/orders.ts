@@ -25,9 +25,7 @@
  * costs on this machine. For a CPU profile of the service thread:
  *   npm run bench:orders -- --profile prof      (one .cpuprofile per phase)
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import inspector from 'node:inspector';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { SigningKey, computeAddress } from 'ethers';
@@ -38,6 +36,7 @@ import { startService } from '../../src/service.js';
 import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
 import { fundOwners, type Trading } from './owners.js';
+import { phaseProfiler } from './phase-profiler.js';
 import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 
@@ -332,7 +331,7 @@ function serverProbe(
   profileDir: string | null,
 ): { hooks: PhaseHooks; stats: ServerStats[] } {
   const stats: ServerStats[] = [];
-  const profiler = profileDir === null ? null : phaseProfiler(profileDir);
+  const profiler = profileDir === null ? null : phaseProfiler(profileDir, 'orders-phase');
   let appends: number[] | null = null;
   const append = ledger.append.bind(ledger);
   ledger.append = async (...args) => {
@@ -364,29 +363,6 @@ function serverProbe(
     },
   };
   return { hooks, stats };
-}
-
-/**
- * CPU profiles of the service thread, one per phase (`--profile DIR`): unlike `node --cpu-prof`,
- * neither the setup nor the other phases are mixed in. Open them in Chrome's DevTools.
- */
-function phaseProfiler(dir: string) {
-  const session = new inspector.Session();
-  session.connect();
-  const post = promisify(session.post.bind(session)) as (
-    method: string,
-  ) => Promise<{ profile?: unknown }>;
-  return {
-    async start() {
-      await post('Profiler.enable');
-      await post('Profiler.start');
-    },
-    async stop(index: number) {
-      const { profile } = await post('Profiler.stop');
-      await mkdir(dir, { recursive: true });
-      await writeFile(`${dir}/orders-phase-${index}.cpuprofile`, JSON.stringify(profile));
-    },
-  };
 }
 
 type WorkerMessage =

@@ -7,7 +7,12 @@
  *     service does after a version bump.
  * Projection lag under a steady live load is `lag.ts`.
  *
- *   node --import tsx scripts/bench/replay.ts [events, default 100000] [--replay-only]
+ *   node --import tsx scripts/bench/replay.ts [events, default 100000] [--replay-only] [--each]
+ *                                            [--profile DIR]
+ *
+ * `--each` then replays the ledger once with no projector (what reading it costs) and once per
+ * projector alone, with the same CPU figures: where a replay's time goes. `--profile DIR` writes
+ * a CPU profile of this process per replay measured (`replay-{label}.cpuprofile`).
  *
  * The replay's line also gives the CPU seconds it took on each side: this process (reading the
  * ledger, the projectors' own work) and PostgreSQL (every backend of the scratch cluster).
@@ -16,18 +21,24 @@ import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import pg from 'pg';
 import { dedicatedConnectionConfig } from '../../projections/connection.js';
-import { allProjectors } from '../../projections/index.js';
+import { allProjectors, type Projector } from '../../projections/index.js';
 import { noticesProjector } from '../../projections/notices/projector.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { clusterCpuSeconds, startScratchPostgres } from './scratch.js';
+import { phaseProfiler } from './phase-profiler.js';
 import { fill } from './synthetic-ledger.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 /** Only the replay of every read model: no notices-alone replay, no live catch-up. */
 const replayOnly = process.argv.includes('--replay-only');
+/** Also replay with no projector, then each projector alone. */
+const each = process.argv.includes('--each');
+const profileAt = process.argv.indexOf('--profile');
+const profiler =
+  profileAt === -1 ? null : phaseProfiler(process.argv[profileAt + 1] ?? 'prof', 'replay');
 
 const perSecond = (events: number, since: number) =>
   Math.round(events / ((performance.now() - since) / 1000)).toLocaleString('en');
@@ -53,29 +64,40 @@ async function main() {
       `wrote ${written.events.toLocaleString('en')} events: ${perSecond(written.events, began)} events/s`,
     );
 
-    began = performance.now();
-    const cpu = { node: process.cpuUsage(), postgres: clusterCpuSeconds(scratch.dir) };
-    let shown = 0;
-    const replayed = await replayInto({
-      ledger,
-      db,
-      projectors: allProjectors(),
-      schema: 'read_replay',
-      onProgress: (events) => {
-        if (events - shown < total / 10) return;
-        shown = events;
-        process.stdout.write(`  replayed ${events.toLocaleString('en')}\r`);
-      },
-    });
-    const nodeCpu = process.cpuUsage(cpu.node);
-    const postgresCpu = clusterCpuSeconds(scratch.dir) - cpu.postgres;
-    const perEvent = (seconds: number) => ((seconds * 1e6) / replayed.events).toFixed(0);
-    const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
-    console.log(
-      `replay: ${replayed.events.toLocaleString('en')} events, ${perSecond(replayed.events, began)} events/s; ` +
-        `CPU ${nodeSeconds.toFixed(1)} s here (${perEvent(nodeSeconds)} µs/event), ` +
-        `${postgresCpu.toFixed(1)} s PostgreSQL (${perEvent(postgresCpu)} µs/event)`,
-    );
+    const measure = async (label: string, projectors: Projector[], schema: string) => {
+      await profiler?.start();
+      const began = performance.now();
+      const cpu = { node: process.cpuUsage(), postgres: clusterCpuSeconds(scratch.dir) };
+      let shown = 0;
+      const replayed = await replayInto({
+        ledger,
+        db,
+        projectors,
+        schema,
+        onProgress: (events) => {
+          if (events - shown < total / 10) return;
+          shown = events;
+          process.stdout.write(`  replayed ${events.toLocaleString('en')}\r`);
+        },
+      });
+      const nodeCpu = process.cpuUsage(cpu.node);
+      const postgresCpu = clusterCpuSeconds(scratch.dir) - cpu.postgres;
+      await profiler?.stop(label.replace(/ /g, '-'));
+      const perEvent = (seconds: number) => ((seconds * 1e6) / replayed.events).toFixed(0);
+      const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
+      console.log(
+        `${label}: ${replayed.events.toLocaleString('en')} events, ${perSecond(replayed.events, began)} events/s; ` +
+          `CPU ${nodeSeconds.toFixed(1)} s here (${perEvent(nodeSeconds)} µs/event), ` +
+          `${postgresCpu.toFixed(1)} s PostgreSQL (${perEvent(postgresCpu)} µs/event)`,
+      );
+    };
+    await measure('replay', allProjectors(), 'read_replay');
+    if (each) {
+      await measure('reading alone', [], 'read_nothing');
+      for (const projector of allProjectors()) {
+        await measure(projector.name, [projector], `read_${projector.name.replace('-', '_')}`);
+      }
+    }
     if (replayOnly) {
       await ledger.close();
       return;
