@@ -25,6 +25,11 @@ export interface ProjectionThreadOptions extends ProjectionThreadData {
   comparePositions(a: string, b: string): number;
   /** Failures the thread's engine retries, and a thread that ended unasked. */
   onError(err: unknown, projector?: string): void;
+  /**
+   * The module the thread runs: src/projection-thread-worker.ts unless a test wraps it (one
+   * that ends the thread mid-run, to show the restart).
+   */
+  workerUrl?: string;
 }
 
 /** A started thread, and its end. */
@@ -42,7 +47,7 @@ const restartDelay = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt)
 export async function startProjectionThread(
   options: ProjectionThreadOptions,
 ): Promise<ProjectionEngine> {
-  const { comparePositions, onError, ...data } = options;
+  const { comparePositions, onError, workerUrl = WORKER_URL, ...data } = options;
   const board = new CheckpointBoard(
     allProjectors().map((p) => p.name),
     comparePositions,
@@ -56,7 +61,7 @@ export async function startProjectionThread(
   /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
   const launch = (): Promise<Thread> =>
     new Promise((resolve, reject) => {
-      const worker = startTypeScriptWorker(WORKER_URL, data satisfies ProjectionThreadData);
+      const worker = startTypeScriptWorker(workerUrl, data satisfies ProjectionThreadData);
       // Not `once(worker, 'exit')`: that would reject on the thread's 'error', which 'exit' follows.
       const exited = new Promise<void>((ended) => worker.once('exit', () => ended()));
       let ready = false;

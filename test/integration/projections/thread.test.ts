@@ -3,7 +3,18 @@ import { DEFAULT_POSTGRES_DEADLINES } from '../../../src/postgres/connection-opt
 import { startProjectionThread } from '../../../src/projection-thread.js';
 import type { ProjectionEngine } from '../../../projections/runner.js';
 import { createOrderQueries } from '../../../src/queries/orders.js';
-import { append, openTestDatabase, orderPlaced, type TestDatabase } from './fixtures.js';
+import {
+  ENDED_ON_PURPOSE,
+  startProjectionThreadEndingOnce,
+} from '../../support/projection-thread-ending.js';
+import { waitFor } from '../../support/wait.js';
+import {
+  append,
+  openTestDatabase,
+  orderPlaced,
+  tradeSettled,
+  type TestDatabase,
+} from './fixtures.js';
 
 const NOW = 1_800_000_000;
 
@@ -12,14 +23,14 @@ describe('projection thread: the engine on a thread of its own', () => {
   let engine: ProjectionEngine | undefined;
   const errors: unknown[] = [];
 
-  const start = (databaseUrl: string) =>
-    startProjectionThread({
-      databaseUrl,
-      deadlines: DEFAULT_POSTGRES_DEADLINES,
-      ledger: { kind: 'postgres' },
-      comparePositions: (a, b) => t.ledger.comparePositions(a, b),
-      onError: (err) => errors.push(err),
-    });
+  const options = (databaseUrl: string) => ({
+    databaseUrl,
+    deadlines: DEFAULT_POSTGRES_DEADLINES,
+    ledger: { kind: 'postgres' as const },
+    comparePositions: (a: string, b: string) => t.ledger.comparePositions(a, b),
+    onError: (err: unknown) => errors.push(err),
+  });
+  const start = (databaseUrl: string) => startProjectionThread(options(databaseUrl));
 
   before(async () => {
     t = await openTestDatabase();
@@ -28,6 +39,7 @@ describe('projection thread: the engine on a thread of its own', () => {
   afterEach(async () => {
     await engine?.stop();
     engine = undefined;
+    errors.length = 0;
   });
 
   after(async () => {
@@ -63,5 +75,40 @@ describe('projection thread: the engine on a thread of its own', () => {
     );
     expect(failure).to.be.instanceOf(Error);
     expect((failure as Error & { code?: string }).code).to.equal('ECONNREFUSED');
+  });
+
+  it('starts again after it ends unasked and resumes where it stopped, each event applied once', async () => {
+    engine = await startProjectionThreadEndingOnce(options(t.url));
+    const ended = `the projection thread ended (exit code ${ENDED_ON_PURPOSE})`;
+    const first = orderPlaced(3);
+    await append(t.ledger, 'OrderPlaced', first);
+    // Its first checkpoint report after this append is its last.
+    await waitFor(() => errors.some((e) => (e as Error).message === ended), {
+      timeoutMs: 10_000,
+      description: 'the thread to end',
+    });
+
+    // Appended while no thread runs (the next starts after a second's backoff).
+    await append(t.ledger, 'TradeSettled', tradeSettled(first, { sell: 10n, buy: 20n }));
+    const later = [4, 5, 6].map((n) => orderPlaced(n));
+    let last = '';
+    for (const placed of later) last = await append(t.ledger, 'OrderPlaced', placed);
+
+    for (const projector of ['orders', 'trades', 'notices']) {
+      expect(await engine.waitFor(projector, last, 15_000), projector).to.equal(true);
+    }
+    const queries = createOrderQueries(t.db);
+    const filled = await queries.byUid(first.network, first.uid, NOW);
+    expect(filled?.executedSellAmount).to.equal('10');
+    expect(filled?.executedBuyAmount).to.equal('20');
+    for (const placed of later) {
+      expect((await queries.byUid(placed.network, placed.uid, NOW))?.uid).to.equal(placed.uid);
+    }
+    const { rows } = await t.db.raw<{ rows: { n: number }[] }>(
+      'SELECT count(*)::int AS n FROM read.trades WHERE order_uid = ?',
+      [first.uid],
+    );
+    expect(rows[0]!.n).to.equal(1);
+    expect(errors.map((e) => (e as Error).message)).to.deep.equal([ended]);
   });
 });
