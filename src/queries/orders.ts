@@ -51,12 +51,11 @@ export interface OrderQueries {
 
 export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
   const from = orderSources((name) => table(schema, name));
-  const single = `SELECT ${orderColumns(true)} ${from}`;
-  // An array binding reaches node-postgres as one text[] parameter.
-  const byUidsSql = `${single} WHERE o.network = ? AND o.uid = ANY(?::text[])`;
+  // The client-facing reads run as prepared statements (./prepared.ts): PostgreSQL plans this
+  // one in ~0.7 ms, several times what running it takes (an owner's page of 10 orders).
   const byOwnerSql = `SELECT ${orderColumns(false)} ${from}
-    WHERE o.network = ? AND o.owner = ?
-    ORDER BY o.creation_date DESC, o.uid LIMIT ? OFFSET ?`;
+    WHERE o.network = $1 AND o.owner = $2
+    ORDER BY o.creation_date DESC, o.uid LIMIT $3 OFFSET $4`;
 
   const solvableSql = `SELECT ${orderColumns(false)} ${from}
     WHERE o.network = ? AND o.cancellation_date IS NULL AND o.valid_to > ?
@@ -84,13 +83,13 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
 
   const rows = async (sql: string, bindings: readonly Knex.Value[]) =>
     (await db.raw<{ rows: OrderViewRow[] }>(sql, bindings)).rows;
-  // Concurrent single-order reads of one network share one query, prepared once per connection.
-  const rowsByUidsSql = `${single} WHERE o.network = $1 AND o.uid = ANY($2::text[])`;
+  const byUidsSql = `SELECT ${orderColumns(true)} ${from}
+    WHERE o.network = $1 AND o.uid = ANY($2::text[])`;
+  const rowsByUids = (network: string, uids: readonly OrderUid[]) =>
+    preparedRows<OrderViewRow>(db, `orders-by-uids-${schema}`, byUidsSql, [network, uids]);
+  // Concurrent single-order reads of one network share one query.
   const rowByUid = createCoalescer<OrderUid, OrderViewRow>(async (network, uids) => {
-    const found = await preparedRows<OrderViewRow>(db, `orders-by-uids-${schema}`, rowsByUidsSql, [
-      network,
-      uids,
-    ]);
+    const found = await rowsByUids(network, uids);
     return new Map(found.map((row) => [row.uid, row]));
   });
 
@@ -101,7 +100,7 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
     },
     async byUids(network, uids, nowSeconds) {
       if (uids.length === 0) return [];
-      const found = await rows(byUidsSql, [network, [...new Set(uids)]]);
+      const found = await rowsByUids(network, [...new Set(uids)]);
       return found.map((row) => toApiOrder(row, nowSeconds));
     },
     async solvable(network, nowSeconds, validAfter) {
@@ -121,7 +120,12 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
       return found[0]!.n;
     },
     async byOwner(network, owner, offset, limit, nowSeconds) {
-      const found = await rows(byOwnerSql, [network, owner, limit, offset]);
+      const found = await preparedRows<OrderViewRow>(db, `orders-by-owner-${schema}`, byOwnerSql, [
+        network,
+        owner,
+        limit,
+        offset,
+      ]);
       return found.map((row) => toApiOrder(row, nowSeconds));
     },
   };

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Address, Hex, OrderUid } from '../domain/events.js';
 import type { ApiOrder } from './order-view.js';
 import type { OrderQueries } from './orders.js';
+import { preparedRows } from './prepared.js';
 import { table } from './schema.js';
 
 /** The API's `Trade` (reference §1.2); amounts are decimal strings. */
@@ -74,8 +75,8 @@ export function createTradeQueries(db: Knex, orders: OrderQueries, schema = 'rea
       order_uid, owner, sell_token, buy_token, sell_amount::text AS sell_amount,
       (sell_amount - fee_amount)::text AS sell_amount_before_fees, buy_amount::text AS buy_amount,
       tx_hash
-    FROM ${trades} WHERE network = ? AND ${column} = ?
-    ORDER BY block_number DESC, log_index DESC, block_hash LIMIT ? OFFSET ?`;
+    FROM ${trades} WHERE network = $1 AND ${column} = $2
+    ORDER BY block_number DESC, log_index DESC, block_hash LIMIT $3 OFFSET $4`;
   const byOwnerSql = filtered('owner');
   const byOrderSql = filtered('order_uid');
   const uidsInTxSql = `SELECT order_uid FROM ${trades} WHERE network = ? AND tx_hash = ?
@@ -83,10 +84,17 @@ export function createTradeQueries(db: Knex, orders: OrderQueries, schema = 'rea
 
   return {
     async trades(network, filter, offset, limit) {
-      const [sql, value] =
-        'owner' in filter ? [byOwnerSql, filter.owner] : [byOrderSql, filter.orderUid];
-      // LIMIT NULL is no limit.
-      const { rows } = await db.raw<{ rows: TradeRow[] }>(sql, [network, value, limit, offset]);
+      const [name, sql, value] =
+        'owner' in filter
+          ? ['trades-by-owner', byOwnerSql, filter.owner]
+          : ['trades-by-order', byOrderSql, filter.orderUid];
+      // Prepared (./prepared.ts), as the other client-facing lists. LIMIT NULL is no limit.
+      const rows = await preparedRows<TradeRow>(db, `${name}-${schema}`, sql, [
+        network,
+        value,
+        limit,
+        offset,
+      ]);
       return rows.map(toApiTrade);
     },
     async ordersInTransaction(network, txHash, nowSeconds) {

@@ -3,6 +3,7 @@ import type { EventType } from '../../../src/domain/events.js';
 import { allProjectors } from '../../../projections/index.js';
 import { replayInto, swapInto } from '../../../projections/replay.js';
 import { startProjections } from '../../../projections/runner.js';
+import { createOrderQueries } from '../../../src/queries/orders.js';
 import {
   append,
   openTestDatabase,
@@ -13,6 +14,8 @@ import {
   type TestDatabase,
 } from './fixtures.js';
 import { waitFor } from '../../support/wait.js';
+
+const NOW = 1_800_000_000;
 
 /** What `write` appends. */
 const WRITTEN: ReadonlySet<EventType> = new Set(['OrderPlaced', 'TradeSettled']);
@@ -132,7 +135,17 @@ describe('replay', () => {
       projectors: allProjectors(),
     });
     try {
-      for (let n = 0; n < 30; n++) await write(n);
+      let written = '';
+      for (let n = 0; n < 30; n++) written = await write(n);
+      // The API's reads are prepared statements, planned on the live schema of the moment: here
+      // on (most likely) every connection of the pool.
+      const { network, owner } = orderPlaced(0);
+      const queries = createOrderQueries(t.db);
+      const listed = () =>
+        Promise.all(Array.from({ length: 8 }, () => queries.byOwner(network, owner, 0, 100, NOW)));
+      expect(await engine.waitFor('orders', written, 10_000)).to.equal(true);
+      for (const page of await listed()) expect(page).to.have.length(30);
+
       const progress: number[] = [];
       const rebuilt = await replayInto({
         ledger: t.ledger,
@@ -171,6 +184,8 @@ describe('replay', () => {
           (SELECT sum(executed_sell_amount) FROM read.order_chain_state)::text AS sold`,
       );
       expect(sums.rows[0]).to.deep.equal({ n: '60', sold: '600' });
+      // The same statements now read the swapped-in schema (the one they were planned on is gone).
+      for (const page of await listed()) expect(page).to.have.length(60);
 
       await replayInto({
         ledger: t.ledger,
