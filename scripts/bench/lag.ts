@@ -35,7 +35,14 @@ import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.j
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { watchVisibility, type VisibilityWatch } from './ledger-visibility.js';
 import { percentile } from './load.js';
-import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
+import {
+  clusterCpuSeconds,
+  commandLine,
+  loadAverage,
+  machine,
+  startScratchPostgres,
+  table,
+} from './scratch.js';
 import { orderStream } from './synthetic-ledger.js';
 
 /** A fill or cancellation follows its order by about an auction round. */
@@ -215,6 +222,7 @@ function report(
   began: number,
   batches: BatchLog,
   busy: number,
+  cpuSeconds: { node: number; postgres: number },
 ): void {
   const placingSeconds = (samples.lastPlaced - began) / 1000;
   const events = samples.appends.length;
@@ -225,7 +233,13 @@ function report(
     `placed ${orders.toLocaleString('en')} orders in ${placingSeconds.toFixed(1)} s: ` +
       `${Math.round(orders / placingSeconds).toLocaleString('en')} orders/s achieved ` +
       `(asked ${rate.toLocaleString('en')}/s), ${events.toLocaleString('en')} events appended ` +
-      `with their follow-ups; the thread's event loop busy ${Math.round(busy * 100)} %\n`,
+      `with their follow-ups; the thread's event loop busy ${Math.round(busy * 100)} %`,
+  );
+  // Less noisy than the lag itself on a shared machine: what each event cost both sides.
+  const perEvent = (seconds: number) => `${Math.round((seconds * 1e6) / events)} µs`;
+  console.log(
+    `CPU per event: ${perEvent(cpuSeconds.node)} in this process (every thread), ` +
+      `${perEvent(cpuSeconds.postgres)} in PostgreSQL\n`,
   );
   const rows = [['commit → checkpoint covers it (ms)', 'events', 'p50', 'p95', 'p99', 'max']];
   for (const [name, lags] of samples.lags) rows.push(lagRow(name, lags));
@@ -292,11 +306,17 @@ async function main(): Promise<void> {
 
     const samples = emptySamples(names);
     const loop = performance.eventLoopUtilization();
+    const cpu = { node: process.cpuUsage(), postgres: clusterCpuSeconds(scratch.dir) };
     const place = (n: number) => placeOrder(rig, samples, n);
     const orders = Math.round(rate * seconds);
     const began = await drive(place, warmupOrders, orders, rate);
     const busy = performance.eventLoopUtilization(loop).utilization;
-    report(rate, orders, samples, began, batches, busy);
+    const nodeCpu = process.cpuUsage(cpu.node);
+    const cpuSeconds = {
+      node: (nodeCpu.user + nodeCpu.system) / 1e6,
+      postgres: clusterCpuSeconds(scratch.dir) - cpu.postgres,
+    };
+    report(rate, orders, samples, began, batches, busy, cpuSeconds);
   } finally {
     await scratch.stop();
   }
