@@ -22,6 +22,12 @@ export interface Projector {
   /** The tables this projector owns in its schema (dropped on rebuild, compared by tests). */
   readonly tables: readonly string[];
   /**
+   * Optional: the indexes of its schema (by name) that only the API's reads use, never this
+   * projector's own statements. A replay drops them before it applies the ledger and builds them
+   * after the last page, once, instead of inserting into them row by row.
+   */
+  readonly readerIndexes?: readonly string[];
+  /**
    * The event types `handle` acts on; it ignores every other. A batch with none of them moves
    * no rows, so the runner does not open a transaction for it (its checkpoint follows later).
    */

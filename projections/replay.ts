@@ -8,6 +8,7 @@
  * again; the swap itself is a normal durable commit). The projectors do not wait for each other
  * page by page: a fast one runs up to `PAGES_AHEAD` pages ahead of the slowest, so PostgreSQL
  * and Node stay busy instead of idling at every page until the slowest projector is done.
+ * The indexes only the API reads (`Projector.readerIndexes`) are built after the last page.
  */
 import type { Knex } from 'knex';
 import type { Ledger, RecordedEvent } from '../src/ledger/port.js';
@@ -79,11 +80,44 @@ async function drain(
   }
 }
 
+/** The reader indexes of `projectors` that exist in `schema`: name → definition. */
+async function readerIndexesIn(
+  db: Knex | Knex.Transaction,
+  schema: string,
+  projectors: readonly Projector[],
+): Promise<{ names: string[]; found: Map<string, string> }> {
+  const names = projectors.flatMap((p) => p.readerIndexes ?? []);
+  const { rows } = await db.raw<{ rows: { indexname: string; indexdef: string }[] }>(
+    'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = ? AND indexname = ANY(?)',
+    [schema, names],
+  );
+  return { names, found: new Map(rows.map((r) => [r.indexname, r.indexdef])) };
+}
+
+/**
+ * Drops the projectors' reader indexes from `schema` and returns the statements that build them
+ * again. A replay that stops before they run leaves a schema `swapInto` refuses.
+ */
+async function dropReaderIndexes(
+  db: Knex,
+  schema: string,
+  projectors: readonly Projector[],
+): Promise<string[]> {
+  const { names, found } = await readerIndexesIn(db, schema, projectors);
+  const missing = names.filter((name) => !found.has(name));
+  if (missing.length > 0) {
+    throw new Error(`no such reader indexes in ${schema}: ${missing.join(', ')}`);
+  }
+  for (const name of names) await db.raw(`DROP INDEX ${qualified(schema, name)}`);
+  return [...found.values()];
+}
+
 export async function replayInto(options: ReplayOptions): Promise<ReplayResult> {
   const { ledger, db, projectors, onProgress } = options;
   const schema = checkSchemaName(options.schema);
   await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await prepareProjectors(db, schema, projectors);
+  const readerIndexes = await dropReaderIndexes(db, schema, projectors);
   // Read models are independent: each projector applies the pages in order on its own
   // connection. `applied` holds, per page not yet applied by all, the promise that it is.
   const tails = projectors.map(() => Promise.resolve());
@@ -114,6 +148,8 @@ export async function replayInto(options: ReplayOptions): Promise<ReplayResult> 
     },
   );
   for (const page of applied) await page;
+  // Each on a connection of its own: PostgreSQL builds indexes of different tables in parallel.
+  await Promise.all(readerIndexes.map((definition) => db.raw(definition)));
   return drained;
 }
 
@@ -147,7 +183,10 @@ export async function swapInto(options: SwapOptions): Promise<ReplayResult> {
     }
     const positions = [...(await readCheckpoints(trx, from)).values()].map((r) => r.position);
     const start = positions[0] ?? null;
-    if (positions.some((p) => p !== start)) throw new Error(`${from} is not a complete replay`);
+    const indexes = await readerIndexesIn(trx, from, projectors);
+    if (positions.some((p) => p !== start) || indexes.found.size < indexes.names.length) {
+      throw new Error(`${from} is not a complete replay`);
+    }
     const caughtUp = await drain(
       ledger,
       start,

@@ -13,6 +13,8 @@ export const NOTICE_ORDERS_TABLE = 'notice_orders';
 export const SUBSCRIPTIONS_TABLE = 'subscriptions';
 
 export const NOTICE_TABLES = [NOTICES_TABLE, NOTICE_ORDERS_TABLE, SUBSCRIPTIONS_TABLE] as const;
+/** Only the API's reads use it (a replay builds it after the rows). */
+export const NOTICES_BY_ACCOUNT_INDEX = 'notices_by_account';
 
 /**
  * The predicate of an order that may still expire: the expiry scan's partial index and its
@@ -35,7 +37,7 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       metadata jsonb NOT NULL
     )`);
   // GET /accounts/{account}/notifications: newest first.
-  await db.raw(`CREATE INDEX IF NOT EXISTS notices_by_account
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${NOTICES_BY_ACCOUNT_INDEX}
     ON ${notices} (account, timestamp DESC, id DESC)`);
 
   const orders = qualified(schema, NOTICE_ORDERS_TABLE);

@@ -18,7 +18,7 @@ import {
   type NoticeOrderRow,
   type NoticeRow,
 } from './batch.js';
-import { migrateNotices, NOTICE_TABLES } from './migrations.js';
+import { migrateNotices, NOTICE_TABLES, NOTICES_BY_ACCOUNT_INDEX } from './migrations.js';
 import {
   loadBindings,
   noticeColumns,
@@ -39,6 +39,7 @@ export function noticesProjector(): Projector {
     name: 'notices',
     version: 1,
     tables: NOTICE_TABLES,
+    readerIndexes: [NOTICES_BY_ACCOUNT_INDEX],
     eventTypes: NOTICE_EVENT_TYPES,
     migrate: migrateNotices,
     async handle(trx, events, schema) {

@@ -12,6 +12,8 @@ import { qualified } from '../sql.js';
 export const ORDERS_TABLE = 'orders';
 export const ORDER_CHAIN_STATE_TABLE = 'order_chain_state';
 export const PRESIGNATURE_EVENTS_TABLE = 'presignature_events';
+/** Only the API's reads use it (a replay builds it after the rows). */
+export const ORDERS_BY_OWNER_INDEX = 'orders_by_owner';
 
 export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   const orders = qualified(schema, ORDERS_TABLE);
@@ -51,7 +53,7 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   // by a skip scan of this index instead of the primary key when statistics lag behind a burst
   // of inserts (measured: 3.5 ms instead of 0.2 ms for 8 orders out of 22,000).
   await db.raw(
-    `CREATE INDEX IF NOT EXISTS orders_by_owner ON ${orders} (network, owner, creation_date DESC)`,
+    `CREATE INDEX IF NOT EXISTS ${ORDERS_BY_OWNER_INDEX} ON ${orders} (network, owner, creation_date DESC)`,
   );
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${qualified(schema, ORDER_CHAIN_STATE_TABLE)} (

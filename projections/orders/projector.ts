@@ -6,6 +6,7 @@ import { ORDER_EVENT_TYPES, reduceOrderEvents, type OrderEvent } from './batch.j
 import {
   migrateOrders,
   ORDER_CHAIN_STATE_TABLE,
+  ORDERS_BY_OWNER_INDEX,
   ORDERS_TABLE,
   PRESIGNATURE_EVENTS_TABLE,
 } from './migrations.js';
@@ -25,6 +26,7 @@ export function ordersProjector(): Projector {
     // 3: chain facts (with reorg reverts) moved to their own tables (rebuilt on upgrade).
     version: 3,
     tables: [ORDERS_TABLE, ORDER_CHAIN_STATE_TABLE, PRESIGNATURE_EVENTS_TABLE],
+    readerIndexes: [ORDERS_BY_OWNER_INDEX],
     eventTypes: ORDER_EVENT_TYPES,
     migrate: migrateOrders,
     async handle(trx, events, schema) {

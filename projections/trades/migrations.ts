@@ -9,6 +9,17 @@ import { qualified } from '../sql.js';
 
 export const TRADES_TABLE = 'trades';
 export const SETTLEMENTS_TABLE = 'settlements';
+const TRADES_BY_OWNER_INDEX = 'trades_by_owner';
+const TRADES_BY_ORDER_INDEX = 'trades_by_order';
+const TRADES_BY_TX_INDEX = 'trades_by_tx';
+const SETTLEMENTS_BY_TX_INDEX = 'settlements_by_tx';
+/** Only the API's reads use them (a replay builds them after the rows). */
+export const TRADES_READER_INDEXES = [
+  TRADES_BY_OWNER_INDEX,
+  TRADES_BY_ORDER_INDEX,
+  TRADES_BY_TX_INDEX,
+  SETTLEMENTS_BY_TX_INDEX,
+];
 
 export async function migrateTrades(db: Knex, schema: string): Promise<void> {
   const trades = qualified(schema, TRADES_TABLE);
@@ -30,12 +41,12 @@ export async function migrateTrades(db: Knex, schema: string): Promise<void> {
       PRIMARY KEY (network, block_hash, log_index)
     )`);
   // GET /trades by owner or by order, newest first (reference §2).
-  await db.raw(`CREATE INDEX IF NOT EXISTS trades_by_owner
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${TRADES_BY_OWNER_INDEX}
     ON ${trades} (network, owner, block_number DESC, log_index DESC)`);
-  await db.raw(`CREATE INDEX IF NOT EXISTS trades_by_order
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${TRADES_BY_ORDER_INDEX}
     ON ${trades} (network, order_uid, block_number DESC, log_index DESC)`);
   // GET /transactions/{txHash}/orders.
-  await db.raw(`CREATE INDEX IF NOT EXISTS trades_by_tx ON ${trades} (network, tx_hash)`);
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${TRADES_BY_TX_INDEX} ON ${trades} (network, tx_hash)`);
 
   const settlements = qualified(schema, SETTLEMENTS_TABLE);
   await db.raw(`
@@ -48,5 +59,7 @@ export async function migrateTrades(db: Knex, schema: string): Promise<void> {
       solver text NOT NULL,
       PRIMARY KEY (network, block_hash, log_index)
     )`);
-  await db.raw(`CREATE INDEX IF NOT EXISTS settlements_by_tx ON ${settlements} (network, tx_hash)`);
+  await db.raw(
+    `CREATE INDEX IF NOT EXISTS ${SETTLEMENTS_BY_TX_INDEX} ON ${settlements} (network, tx_hash)`,
+  );
 }

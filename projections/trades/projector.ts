@@ -6,7 +6,12 @@ import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
 import { perSchema } from '../sql.js';
 import { reduceTradeEvents, TRADE_EVENT_TYPES, type TradeEvent } from './batch.js';
-import { migrateTrades, SETTLEMENTS_TABLE, TRADES_TABLE } from './migrations.js';
+import {
+  migrateTrades,
+  SETTLEMENTS_TABLE,
+  TRADES_READER_INDEXES,
+  TRADES_TABLE,
+} from './migrations.js';
 import { logKeyColumns, settlementColumns, tradeColumns, tradesStatements } from './statements.js';
 
 export function tradesProjector(): Projector {
@@ -16,6 +21,7 @@ export function tradesProjector(): Projector {
     name: 'trades',
     version: 1,
     tables: [TRADES_TABLE, SETTLEMENTS_TABLE],
+    readerIndexes: TRADES_READER_INDEXES,
     eventTypes: TRADE_EVENT_TYPES,
     migrate: migrateTrades,
     async handle(trx, events, schema) {

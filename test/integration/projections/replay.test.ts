@@ -38,6 +38,16 @@ describe('replay', () => {
     return append(t.ledger, 'TradeSettled', tradeSettled(placed, { sell: 10n, buy: 1n }, n));
   }
 
+  /** The schema's indexes, its own name written SCHEMA. */
+  async function schemaIndexes(schema: string) {
+    const { rows } = await t.db.raw<{ rows: { definition: string }[] }>(
+      `SELECT replace(indexdef, ?, ' ON SCHEMA.') AS definition FROM pg_indexes
+        WHERE schemaname = ? ORDER BY indexname`,
+      [` ON ${schema}.`, schema],
+    );
+    return rows.map((r) => r.definition);
+  }
+
   async function schemaTables(schema: string) {
     const tables: Record<string, string[]> = {};
     for (const p of allProjectors()) {
@@ -129,6 +139,32 @@ describe('replay', () => {
     expect(await tableContents(t.db, 'read_replay', 'orders')).to.deep.equal([]);
   });
 
+  it('refuses to swap in a rebuilt schema that lacks a reader index', async () => {
+    await write(0);
+    await replayInto({
+      ledger: t.ledger,
+      db: t.db,
+      projectors: allProjectors(),
+      schema: 'read_replay',
+    });
+    // As a replay that stopped before building its reader indexes leaves it.
+    await t.db.raw('DROP INDEX "read_replay"."notices_by_account"');
+    const swap = swapInto({
+      ledger: t.ledger,
+      db: t.db,
+      projectors: allProjectors(),
+      from: 'read_replay',
+    });
+    await swap.then(
+      () => expect.fail('the swap succeeded'),
+      (err: Error) => expect(err.message).to.equal('read_replay is not a complete replay'),
+    );
+    const { rows } = await t.db.raw<{ rows: { nspname: string }[] }>(
+      "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'read%' ORDER BY 1",
+    );
+    expect(rows.map((r) => r.nspname)).to.deep.equal(['read_replay']);
+  });
+
   it('swaps the rebuilt schema in under a running service, which carries on from it', async () => {
     const engine = await startProjections({
       ...projectionDeps(t),
@@ -157,6 +193,11 @@ describe('replay', () => {
       });
       expect(rebuilt.events).to.equal(60);
       expect(progress.at(-1)).to.equal(60);
+      // The reader indexes, dropped for the pages, are built again: the same as the live ones.
+      expect(await schemaIndexes('read_replay')).to.deep.equal(await schemaIndexes('read'));
+      expect(await schemaIndexes('read')).to.include.members([
+        'CREATE INDEX orders_by_owner ON SCHEMA.orders USING btree (network, owner, creation_date DESC)',
+      ]);
 
       // Appends keep arriving while the swap happens; the swap catches up with them.
       const writing = (async () => {
