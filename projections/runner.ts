@@ -30,6 +30,12 @@ export interface ProjectionOptions {
   projectors: readonly Projector[];
   /** Each projector's leader lock: one active instance across processes. */
   requestLeadership: RequestLeadership;
+  /**
+   * Where the read models are created and upgraded at start; default `db`. Give connections
+   * without statement deadlines: a migration may build an index over a large table, or wait
+   * while another instance migrates.
+   */
+  migrationDb?: Knex;
   /** Read-model schema; default `read`. */
   schema?: string;
   /** Most events per batch transaction; default 500. */
@@ -52,7 +58,7 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
     options.onError ??
     ((err: unknown, projector?: string) => console.error(`projection ${projector ?? ''}`, err));
 
-  await prepareProjectors(db, schema, projectors);
+  await prepareProjectors(options.migrationDb ?? db, schema, projectors);
 
   const instance = randomUUID();
   const board = new CheckpointBoard(

@@ -13,7 +13,7 @@ import { startProjections, type ProjectionEngine } from '../projections/runner.j
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
-import { createPool, knexOptions } from './postgres/connection-options.js';
+import { createPool, knexOptions, migrationKnexOptions } from './postgres/connection-options.js';
 import { leadershipOn } from './postgres/leadership.js';
 import {
   errorRecord,
@@ -56,14 +56,25 @@ async function start(): Promise<ProjectionEngine> {
     log: { warn: () => undefined, error: (message: unknown) => reportError(message) },
   });
   opened.push(() => db.destroy());
-  const engine = await startProjections({
-    ledger,
-    db,
-    projectors: allProjectors(),
-    requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
-    onError: reportError,
-    onCheckpoint: (projector, position) => post({ type: 'checkpoint', projector, position }),
+  // Only for the start: the read models' migrations run without the statement deadline.
+  const migrationDb: Knex = knex({
+    client: 'pg',
+    ...migrationKnexOptions(data.databaseUrl, data.deadlines),
   });
+  let engine: ProjectionEngine;
+  try {
+    engine = await startProjections({
+      ledger,
+      db,
+      migrationDb,
+      projectors: allProjectors(),
+      requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
+      onError: reportError,
+      onCheckpoint: (projector, position) => post({ type: 'checkpoint', projector, position }),
+    });
+  } finally {
+    await migrationDb.destroy();
+  }
   opened.push(() => engine.stop());
   return engine;
 }

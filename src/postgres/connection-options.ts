@@ -35,9 +35,9 @@ export interface PostgresDeadlines {
 }
 
 /**
- * Far above any statement of the request path, the projections, the indexers or start-up
- * migrations (milliseconds; `npm run replay` opens its own connections, with none of these),
- * and far below what a client waits before giving up.
+ * Far above any statement of the request path, the projections or the indexers (milliseconds;
+ * the read models' migrations and `npm run replay` run on connections without the query
+ * deadline), and far below what a client waits before giving up.
  */
 export const DEFAULT_POSTGRES_DEADLINES: PostgresDeadlines = {
   connectMs: 10_000,
@@ -97,6 +97,22 @@ export function knexOptions(
       // this keeps the pool from lending it again.
       validate: (connection: pg.Client) => !abandoned.has(connection),
     },
+  };
+}
+
+/**
+ * A knex instance's settings for start-up migrations on `url`: one connection, with the connect
+ * deadline but none on statements. A migration may build an index over a large table, or wait
+ * for the lock while another instance migrates; a query deadline would fail the start instead.
+ */
+export function migrationKnexOptions(
+  url: string,
+  deadlines: PostgresDeadlines,
+): Pick<Knex.Config, 'connection' | 'acquireConnectionTimeout' | 'pool'> {
+  return {
+    connection: { connectionString: url, connectionTimeoutMillis: deadlines.connectMs },
+    acquireConnectionTimeout: deadlines.connectMs,
+    pool: { min: 0, max: 1 },
   };
 }
 

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import type { Knex } from 'knex';
+import knex, { type Knex } from 'knex';
 import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import type { TradeSettledV1 } from '../../../src/domain/events.js';
+import { knexOptions } from '../../../src/postgres/connection-options.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 import {
   address,
@@ -253,5 +254,38 @@ describe('projection runner', () => {
     expect(String(refused)).to.contain(
       `version ${current + 1}, this instance runs version ${current}`,
     );
+  });
+
+  it('migrates on its migration connections, free of the statement deadline the batches keep', async () => {
+    // A migration longer than the batches' statement deadline (a large index, a migration lock
+    // another instance holds): here 600 ms against a deadline of 300.
+    const slowMigration: Projector = {
+      name: 'slow-migration',
+      version: 1,
+      tables: [],
+      eventTypes: new Set(),
+      migrate: async (db) => void (await db.raw('SELECT pg_sleep(0.6)')),
+      handle: async () => undefined,
+    };
+    const deadlined = knex({
+      client: 'pg',
+      ...knexOptions(t.url, { connectMs: 5_000, queryMs: 300 }, { min: 0, max: 4 }),
+      // Knex warns of the connection closed for the timeout, which is the point here.
+      log: { warn: () => undefined },
+    });
+    try {
+      const deps = { ...projectionDeps(t), db: deadlined, projectors: [slowMigration] };
+      const failed = await startProjections(deps).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      // The statement timed out; knex reports the ROLLBACK on the connection closed for it.
+      expect(String(failed)).to.match(/Query read timeout|Client was closed/);
+
+      const engine = await startProjections({ ...deps, migrationDb: t.db });
+      await engine.stop();
+    } finally {
+      await deadlined.destroy();
+    }
   });
 });
