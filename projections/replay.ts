@@ -123,18 +123,20 @@ export async function replayInto(options: ReplayOptions): Promise<ReplayResult> 
   const tails = projectors.map(() => Promise.resolve());
   const applied: Promise<void>[] = [];
   let total = 0;
-  const drained = await drain(
-    ledger,
-    null,
-    options.batchSize ?? DEFAULT_REPLAY_BATCH,
-    async (page) => {
+  /** Once a page failed, the pages still queued are skipped. */
+  let failed = false;
+  let drained: ReplayResult;
+  try {
+    drained = await drain(ledger, null, options.batchSize ?? DEFAULT_REPLAY_BATCH, async (page) => {
       const done = projectors.map(
         (projector, i) =>
           (tails[i] = tails[i]!.then(() =>
-            db.transaction(async (trx) => {
-              await trx.raw('SET LOCAL synchronous_commit = off');
-              await applyPage(trx, schema, projector, page);
-            }),
+            failed
+              ? undefined
+              : db.transaction(async (trx) => {
+                  await trx.raw('SET LOCAL synchronous_commit = off');
+                  await applyPage(trx, schema, projector, page);
+                }),
           )),
       );
       const all = Promise.all(done).then(() => {
@@ -145,9 +147,15 @@ export async function replayInto(options: ReplayOptions): Promise<ReplayResult> 
       all.catch(() => undefined);
       applied.push(all);
       if (applied.length >= PAGES_AHEAD) await applied.shift();
-    },
-  );
-  for (const page of applied) await page;
+    });
+    for (const page of applied) await page;
+  } catch (err) {
+    // The other projectors' pages in flight end before the failure is reported: the caller may
+    // drop the schema or close the pool next.
+    failed = true;
+    await Promise.allSettled(tails);
+    throw err;
+  }
   // Each on a connection of its own: PostgreSQL builds indexes of different tables in parallel.
   await Promise.all(readerIndexes.map((definition) => db.raw(definition)));
   return drained;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { EventType } from '../../../src/domain/events.js';
 import { allProjectors } from '../../../projections/index.js';
+import type { ProjectionTransaction } from '../../../projections/projector.js';
 import { replayInto, swapInto } from '../../../projections/replay.js';
 import { startProjections } from '../../../projections/runner.js';
 import { createOrderQueries } from '../../../src/queries/orders.js';
@@ -92,9 +93,10 @@ describe('replay', () => {
     expect(progress).to.deep.equal([3, 6, 9, 12, 15, 18, 21, 24]);
   });
 
-  it('fails when a projector fails, and leaves nothing unhandled behind', async () => {
+  it('fails when a projector fails, once the pages in flight have ended, leaving nothing unhandled', async () => {
     for (let n = 0; n < 12; n++) await write(n);
     let pages = 0;
+    let broke = false;
     const failing = {
       name: 'failing',
       version: 1,
@@ -102,7 +104,22 @@ describe('replay', () => {
       eventTypes: WRITTEN,
       migrate: async () => undefined,
       async handle() {
-        if (++pages === 3) throw new Error('projector broke on page 3');
+        if (++pages < 3) return;
+        broke = true;
+        throw new Error('projector broke on page 3');
+      },
+    };
+    // Its third page is still at work (a slow statement) after the other one's third page failed.
+    const pagesOf = { started: 0, ended: 0 };
+    const slow = {
+      ...failing,
+      name: 'slow',
+      async handle(trx: ProjectionTransaction) {
+        if (++pagesOf.started === 3) {
+          await waitFor(() => broke, { description: 'the failure' });
+          await trx.raw('SELECT pg_sleep(0.2)');
+        }
+        pagesOf.ended++;
       },
     };
     const unhandled: unknown[] = [];
@@ -112,7 +129,7 @@ describe('replay', () => {
       const replay = replayInto({
         ledger: t.ledger,
         db: t.db,
-        projectors: [...allProjectors(), failing],
+        projectors: [...allProjectors(), failing, slow],
         schema: 'read_replay',
         batchSize: 3,
       });
@@ -120,6 +137,8 @@ describe('replay', () => {
         () => expect.fail('the replay succeeded'),
         (err: Error) => expect(err.message).to.equal('projector broke on page 3'),
       );
+      // Nothing of the replay runs on: the caller may close the pool now.
+      expect(pagesOf.ended).to.equal(pagesOf.started);
       // Give rejections that nobody handled their turn to be reported.
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).to.deep.equal([]);
