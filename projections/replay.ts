@@ -125,19 +125,23 @@ export async function replayInto(options: ReplayOptions): Promise<ReplayResult> 
   let total = 0;
   /** Once a page failed, the pages still queued are skipped. */
   let failed = false;
+  const apply = async (projector: Projector, page: readonly RecordedEvent[]) => {
+    if (failed) return;
+    try {
+      await db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL synchronous_commit = off');
+        await applyPage(trx, schema, projector, page);
+      });
+    } catch (err) {
+      failed = true;
+      throw err;
+    }
+  };
   let drained: ReplayResult;
   try {
     drained = await drain(ledger, null, options.batchSize ?? DEFAULT_REPLAY_BATCH, async (page) => {
       const done = projectors.map(
-        (projector, i) =>
-          (tails[i] = tails[i]!.then(() =>
-            failed
-              ? undefined
-              : db.transaction(async (trx) => {
-                  await trx.raw('SET LOCAL synchronous_commit = off');
-                  await applyPage(trx, schema, projector, page);
-                }),
-          )),
+        (projector, i) => (tails[i] = tails[i]!.then(() => apply(projector, page))),
       );
       const all = Promise.all(done).then(() => {
         total += page.length;

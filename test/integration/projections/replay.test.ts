@@ -95,6 +95,9 @@ describe('replay', () => {
 
   it('fails when a projector fails, once the pages in flight have ended, leaving nothing unhandled', async () => {
     for (let n = 0; n < 12; n++) await write(n);
+    // `failing` breaks on its third page once `slow` is inside its own third page, which then
+    // still runs a slow statement.
+    const pagesOf = { started: 0, ended: 0 };
     let pages = 0;
     let broke = false;
     const failing = {
@@ -105,12 +108,11 @@ describe('replay', () => {
       migrate: async () => undefined,
       async handle() {
         if (++pages < 3) return;
+        await waitFor(() => pagesOf.started === 3, { description: 'the slow third page' });
         broke = true;
         throw new Error('projector broke on page 3');
       },
     };
-    // Its third page is still at work (a slow statement) after the other one's third page failed.
-    const pagesOf = { started: 0, ended: 0 };
     const slow = {
       ...failing,
       name: 'slow',
@@ -137,8 +139,9 @@ describe('replay', () => {
         () => expect.fail('the replay succeeded'),
         (err: Error) => expect(err.message).to.equal('projector broke on page 3'),
       );
-      // Nothing of the replay runs on: the caller may close the pool now.
-      expect(pagesOf.ended).to.equal(pagesOf.started);
+      // Nothing of the replay runs on (the caller may close the pool now), and the pages queued
+      // behind the failure were skipped.
+      expect(pagesOf).to.deep.equal({ started: 3, ended: 3 });
       // Give rejections that nobody handled their turn to be reported.
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).to.deep.equal([]);
