@@ -125,6 +125,19 @@ type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
  * Closing a connection with a query in flight destroys its socket: queued queries fail with
  * "Connection terminated", no 'error' event is emitted, and the pools see a closed client.
  */
+const isRollback = (config: unknown): boolean =>
+  (typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text) ===
+  'ROLLBACK';
+
+/** A ROLLBACK's answer, as node-postgres gives it: to the callback, or as a promise. */
+function rolledBack(values: unknown, callback: unknown): unknown {
+  const result = { command: 'ROLLBACK', rowCount: null, rows: [], fields: [] };
+  const done = typeof values === 'function' ? values : callback;
+  if (typeof done !== 'function') return Promise.resolve(result);
+  process.nextTick(() => (done as Callback)(null, result));
+  return undefined;
+}
+
 export function discardOnQueryTimeout(client: pg.Client): void {
   const query = client.query.bind(client) as unknown as Query;
   const check = (error: unknown) => {
@@ -141,6 +154,10 @@ export function discardOnQueryTimeout(client: pg.Client): void {
         }
       : arg;
   const guarded: Query = (config, values, callback) => {
+    // The transaction of a connection closed for a timeout ends with the connection, on the
+    // server. Its ROLLBACK would only fail ("Client was closed") and, in knex's transactions,
+    // take the place of the timeout as the error reported.
+    if (abandoned.has(client) && isRollback(config)) return rolledBack(values, callback);
     const result = query(config, watched(values), watched(callback));
     // Runs before the caller's own reaction: the connection is closed before it can go on.
     if (result instanceof Promise) result.catch(check);
