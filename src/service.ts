@@ -65,6 +65,7 @@ import { createSubscriptionQueries } from './queries/subscriptions.js';
 import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
+import { runStartupMigrations } from './startup-migrations.js';
 
 export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
@@ -111,6 +112,7 @@ export async function startService(
     stack.push(() => database.stop());
 
     const deadlines = { ...DEFAULT_POSTGRES_DEADLINES, ...options.postgresDeadlines };
+    await runStartupMigrations(database.url, deadlines, config.ledger);
     const pool = createPool(database.url, deadlines, 24);
     pool.on('error', warn('idle PostgreSQL connection failed'));
     stack.push(() => pool.end());

@@ -11,7 +11,7 @@
 import type pg from 'pg';
 
 /** Serialises concurrent start-ups: parallel `CREATE TABLE IF NOT EXISTS` can still collide. */
-const MIGRATION_LOCK = 'batchbook.ledger.migration';
+export const MIGRATION_LOCK = 'batchbook.ledger.migration';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ledger_streams (

@@ -36,7 +36,7 @@ export interface PostgresDeadlines {
 
 /**
  * Far above any statement of the request path, the projections or the indexers (milliseconds;
- * the read models' migrations and `npm run replay` run on connections without the query
+ * the start-up migrations and `npm run replay` run on connections without the query
  * deadline), and far below what a client waits before giving up.
  */
 export const DEFAULT_POSTGRES_DEADLINES: PostgresDeadlines = {
