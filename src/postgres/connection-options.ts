@@ -119,12 +119,6 @@ export function migrationKnexOptions(
 type Callback = (error: Error | null, result?: unknown) => void;
 type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
-/**
- * Closes `client` as soon as one of its queries times out client-side (pg's "Query read
- * timeout"), whichever form the query took (callback as pg-pool and knex pass it, or promise).
- * Closing a connection with a query in flight destroys its socket: queued queries fail with
- * "Connection terminated", no 'error' event is emitted, and the pools see a closed client.
- */
 const isRollback = (config: unknown): boolean =>
   (typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text) ===
   'ROLLBACK';
@@ -138,6 +132,12 @@ function rolledBack(values: unknown, callback: unknown): unknown {
   return undefined;
 }
 
+/**
+ * Closes `client` as soon as one of its queries times out client-side (pg's "Query read
+ * timeout"), whichever form the query took (callback as pg-pool and knex pass it, or promise).
+ * Closing a connection with a query in flight destroys its socket: queued queries fail with
+ * "Connection terminated", no 'error' event is emitted, and the pools see a closed client.
+ */
 export function discardOnQueryTimeout(client: pg.Client): void {
   const query = client.query.bind(client) as unknown as Query;
   const check = (error: unknown) => {
