@@ -52,9 +52,8 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   // deliberately not a column here: with it, PostgreSQL 18 may answer `uid = ANY(...)` lookups
   // by a skip scan of this index instead of the primary key when statistics lag behind a burst
   // of inserts (measured: 3.5 ms instead of 0.2 ms for 8 orders out of 22,000).
-  await db.raw(
-    `CREATE INDEX IF NOT EXISTS ${ORDERS_BY_OWNER_INDEX} ON ${orders} (network, owner, creation_date DESC)`,
-  );
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${ORDERS_BY_OWNER_INDEX}
+    ON ${orders} (network, owner, creation_date DESC)`);
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${qualified(schema, ORDER_CHAIN_STATE_TABLE)} (
       network text NOT NULL,

@@ -1,9 +1,10 @@
 /**
- * The module of a projection thread started by ./projection-thread-ending.ts: the real one (src/projection-thread-worker.ts) that ends itself once, mid-run:
- * right after it reports its first checkpoint once it is ready, as a thread that runs out of
- * memory or hits a bug would end. "Once" is a marker file named by `END_ONCE_MARKER` in the
- * environment the thread starts with (a copy of the process's at that moment): the thread that
- * removes it ends; the threads started again after it find it gone and run as the real one.
+ * The module of a projection thread started by ./projection-thread-ending.ts: the real one
+ * (src/projection-thread-worker.ts) that ends itself once, mid-run, right after it reports its
+ * first checkpoint once it is ready, as a thread that runs out of memory or hits a bug would
+ * end. "Once" is a marker file named by `END_ONCE_MARKER` in the environment the thread starts
+ * with (a copy of the process's at that moment): the thread that removes it ends; the threads
+ * started again after it find it gone and run as the real one.
  */
 import { rmSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
