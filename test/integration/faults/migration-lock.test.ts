@@ -12,11 +12,13 @@ describe('faults: another instance migrating while this one starts', function ()
   this.timeout(60_000);
   let holder: pg.Client | undefined;
   let observer: pg.Client | undefined;
-  let service: TestService | undefined;
+  let starting: Promise<TestService> | undefined;
 
   afterEach(async () => {
+    // Ending the holder's session frees the lock: a start still waiting goes on, and is stopped.
     await holder?.end();
     await observer?.end();
+    const service = await starting?.catch(() => undefined);
     await service?.stop();
   });
 
@@ -32,9 +34,9 @@ describe('faults: another instance migrating while this one starts', function ()
     await observer.connect();
 
     let outcome: 'started' | Error | undefined;
-    const starting = startTestService({ databaseUrl, postgresDeadlines: { queryMs: QUERY_MS } });
+    starting = startTestService({ databaseUrl, postgresDeadlines: { queryMs: QUERY_MS } });
     starting.then(
-      (started) => ((service = started), (outcome = 'started')),
+      () => (outcome = 'started'),
       (err: Error) => (outcome = err),
     );
     // Well past the deadline, the start is still waiting for the lock, not failed.
@@ -53,9 +55,9 @@ describe('faults: another instance migrating while this one starts', function ()
     expect(outcome).to.equal(undefined);
 
     await holder.query('COMMIT');
-    await withDeadline(starting, 30_000, 'the start once the lock is free');
+    const service = await withDeadline(starting, 30_000, 'the start once the lock is free');
     expect(outcome).to.equal('started');
-    const version = await http('GET', `${service!.devnet}/api/v1/version`);
+    const version = await http('GET', `${service.devnet}/api/v1/version`);
     expect(version.status).to.equal(200);
   });
 });
