@@ -2,18 +2,25 @@ import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
 import type pg from 'pg';
 import { createPool, knexOptions } from '../../../src/postgres/connection-options.js';
+import { holdLock, type HeldLock } from '../../support/held-lock.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { waitFor } from '../../support/wait.js';
 
 /** A statement deadline tests can outlast quickly. */
 const DEADLINES = { connectMs: 5_000, queryMs: 200 };
-const SLOW = 'SELECT pg_sleep(0.5)';
 
 describe('connection deadlines', () => {
   let url: string;
+  /** Held for the whole suite: its `waitStatement` outlasts any deadline. */
+  let lock: HeldLock;
 
   before(async () => {
     url = await freshDatabase();
+    lock = await holdLock(url, 'connection-options-test');
+  });
+
+  after(async () => {
+    await lock?.close();
   });
 
   describe('knex', () => {
@@ -40,7 +47,7 @@ describe('connection deadlines', () => {
       const failure = await db
         .transaction(async (trx) => {
           inside = await backend(trx);
-          await trx.raw(SLOW);
+          await trx.raw(lock.waitStatement);
         })
         .then(
           () => null,
@@ -65,7 +72,7 @@ describe('connection deadlines', () => {
     });
 
     it('fails a statement outside a transaction with the timeout, and serves the next', async () => {
-      const failure = await db.raw(SLOW).then(
+      const failure = await db.raw(lock.waitStatement).then(
         () => null,
         (err: unknown) => err,
       );
@@ -90,7 +97,7 @@ describe('connection deadlines', () => {
       const client = await pool.connect();
       const inside = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))
         .rows[0]!.pid;
-      const failure = await client.query(SLOW).then(
+      const failure = await client.query(lock.waitStatement).then(
         () => null,
         (err: unknown) => err,
       );

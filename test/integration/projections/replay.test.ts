@@ -14,6 +14,7 @@ import {
   tradeSettled,
   type TestDatabase,
 } from './fixtures.js';
+import { holdLock } from '../../support/held-lock.js';
 import { waitFor } from '../../support/wait.js';
 
 const NOW = 1_800_000_000;
@@ -95,8 +96,9 @@ describe('replay', () => {
 
   it('fails when a projector fails, once the pages in flight have ended, leaving nothing unhandled', async () => {
     for (let n = 0; n < 12; n++) await write(n);
-    // `failing` breaks on its third page once `slow` is inside its own third page, which then
-    // still runs a slow statement.
+    // `slow`'s third page waits on a lock the test holds; `failing` breaks on its third page once
+    // `slow` is inside its own.
+    const lock = await holdLock(t.url, 'replay-test.slow-page');
     const pagesOf = { started: 0, ended: 0 };
     let pages = 0;
     let broke = false;
@@ -117,10 +119,7 @@ describe('replay', () => {
       ...failing,
       name: 'slow',
       async handle(trx: ProjectionTransaction) {
-        if (++pagesOf.started === 3) {
-          await waitFor(() => broke, { description: 'the failure' });
-          await trx.raw('SELECT pg_sleep(0.2)');
-        }
+        if (++pagesOf.started === 3) await trx.raw(lock.waitStatement);
         pagesOf.ended++;
       },
     };
@@ -128,17 +127,27 @@ describe('replay', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const replay = replayInto({
+      let settled = false;
+      const outcome = replayInto({
         ledger: t.ledger,
         db: t.db,
         projectors: [...allProjectors(), failing, slow],
         schema: 'read_replay',
         batchSize: 3,
-      });
-      await replay.then(
-        () => expect.fail('the replay succeeded'),
-        (err: Error) => expect(err.message).to.equal('projector broke on page 3'),
+      }).then(
+        () => 'the replay succeeded',
+        (err: Error) => err.message,
       );
+      void outcome.finally(() => (settled = true));
+      // Once the failure is in and nothing but the slow page is at work, the replay still waits
+      // for that page instead of reporting.
+      await waitFor(async () => settled || (broke && (await lock.othersAtWork()) === 0), {
+        description: 'the failure, with only the slow page left',
+      });
+      expect(settled).to.equal(false);
+
+      await lock.release();
+      expect(await outcome).to.equal('projector broke on page 3');
       // Nothing of the replay runs on (the caller may close the pool now), and the pages queued
       // behind the failure were skipped.
       expect(pagesOf).to.deep.equal({ started: 3, ended: 3 });
@@ -147,6 +156,7 @@ describe('replay', () => {
       expect(unhandled).to.deep.equal([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+      await lock.close();
     }
   });
 

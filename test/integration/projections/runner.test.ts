@@ -5,6 +5,7 @@ import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import type { TradeSettledV1 } from '../../../src/domain/events.js';
 import { knexOptions } from '../../../src/postgres/connection-options.js';
+import { holdLock } from '../../support/held-lock.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 import {
   address,
@@ -257,19 +258,21 @@ describe('projection runner', () => {
   });
 
   it('migrates on its migration connections, free of the statement deadline the batches keep', async () => {
-    // A migration longer than the batches' statement deadline (a large index, a migration lock
-    // another instance holds): here 600 ms against a deadline of 300.
+    const QUERY_MS = 300;
+    // A migration that lasts until the test says (as a large index, or another instance's
+    // migration lock, would): it waits on a lock the test holds.
+    const lock = await holdLock(t.url, 'runner-test.slow-migration');
     const slowMigration: Projector = {
       name: 'slow-migration',
       version: 1,
       tables: [],
       eventTypes: new Set(),
-      migrate: async (db) => void (await db.raw('SELECT pg_sleep(0.6)')),
+      migrate: async (db) => void (await db.raw(lock.waitStatement)),
       handle: async () => undefined,
     };
     const deadlined = knex({
       client: 'pg',
-      ...knexOptions(t.url, { connectMs: 5_000, queryMs: 300 }, { min: 0, max: 4 }),
+      ...knexOptions(t.url, { connectMs: 5_000, queryMs: QUERY_MS }, { min: 0, max: 4 }),
       // Knex warns of the connection closed for the timeout, which is the point here.
       log: { warn: () => undefined },
     });
@@ -281,9 +284,15 @@ describe('projection runner', () => {
       );
       expect(String(failed)).to.match(/Query read timeout$/);
 
-      const engine = await startProjections({ ...deps, migrationDb: t.db });
+      const starting = startProjections({ ...deps, migrationDb: t.db });
+      await waitFor(async () => (await lock.longestWait()) > 3 * QUERY_MS, {
+        description: 'the migration to wait past the deadline',
+      });
+      await lock.release();
+      const engine = await withDeadline(starting, 10_000, 'the start once the migration ends');
       await engine.stop();
     } finally {
+      await lock.close();
       await deadlined.destroy();
     }
   });
