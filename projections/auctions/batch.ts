@@ -10,7 +10,7 @@
  *   the auctions arrive in;
  * - the orders auctions have taken in come from the stored auction rows (statements.ts).
  */
-import type { AuctionClosedV2 } from '../../src/domain/events.js';
+import type { AuctionClosedV3 } from '../../src/domain/events.js';
 import type { EventOf } from '../events.js';
 
 export type AuctionEvent = EventOf<'AuctionClosed' | 'SettlementSubmitted' | 'SettlementFailed'>;
@@ -28,7 +28,7 @@ export interface AuctionRow {
   cut_at: string;
   deadline: string;
   deadline_block: number;
-  auction: AuctionClosedV2;
+  auction: AuctionClosedV3;
 }
 
 export interface SolutionRow {
@@ -58,8 +58,8 @@ export interface SolutionOrderRow {
   filled_after: string;
   sell_amount: string;
   buy_amount: string;
-  sell_token: string | null;
-  buy_token: string | null;
+  sell_token: string;
+  buy_token: string;
 }
 
 /** An auction whose orders (taken in or filtered out) join the orders auctions have seen. */
@@ -119,7 +119,7 @@ class FirstWins<Row> {
 }
 
 function addSolutions(
-  a: AuctionClosedV2,
+  a: AuctionClosedV3,
   solutions: FirstWins<SolutionRow>,
   orders: FirstWins<SolutionOrderRow>,
 ): void {
@@ -151,8 +151,8 @@ function addSolutions(
         filled_after: (BigInt(order?.executed ?? '0') + BigInt(o.executedAmount)).toString(),
         sell_amount: o.sellAmount,
         buy_amount: o.buyAmount,
-        sell_token: order?.sellToken ?? null,
-        buy_token: order?.buyToken ?? null,
+        sell_token: o.sellToken,
+        buy_token: o.buyToken,
       });
     });
   }

@@ -5,7 +5,7 @@
  * of every token an auction priced.
  *
  * Auctions can hold 10,000 orders every two seconds, so nothing here has a row per order of an
- * auction: an auction's orders stay in its own row (the event, plus their UIDs as an array),
+ * auction: an auction's orders stay in its own row (their UIDs and executed amounts as arrays),
  * and only the orders solutions trade get rows of their own.
  */
 import type { Knex } from 'knex';
@@ -38,13 +38,13 @@ export async function migrateAuctions(db: Knex, schema: string): Promise<void> {
       -- Until then a winner's orders whose settlement neither failed nor landed are in flight.
       deadline timestamptz NOT NULL,
       deadline_block bigint NOT NULL,
-      -- The UIDs of the auction's orders and of those it filtered out: an order's status and the
-      -- competition's "auction.orders" read these instead of the (much larger) event.
+      -- The auction's orders (UIDs, and what each had executed by the cut, index by index) and
+      -- those it filtered out. The rest of an order is in the orders read model: GET /auction
+      -- joins it, an order's status and the competition's "auction.orders" need only the UIDs.
       order_uids text[] NOT NULL,
+      order_executed numeric(78,0)[] NOT NULL,
       filtered_uids text[] NOT NULL,
       prices jsonb NOT NULL,
-      -- The AuctionClosed event as the ledger holds it (upcast to the current version).
-      auction jsonb NOT NULL,
       PRIMARY KEY (network, id)
     )`);
   // The orders in flight: winners of the auctions whose deadline is still ahead.
@@ -81,9 +81,9 @@ export async function migrateAuctions(db: Knex, schema: string): Promise<void> {
       filled_after numeric(78,0) NOT NULL,
       sell_amount numeric(78,0) NOT NULL,
       buy_amount numeric(78,0) NOT NULL,
-      -- From the auction's order; null for an order the auction did not hold.
-      sell_token text,
-      buy_token text,
+      -- The traded tokens, as the solution names them.
+      sell_token text NOT NULL,
+      buy_token text NOT NULL,
       PRIMARY KEY (network, auction_id, rank, uid)
     )`);
   // An order's competitions, latest first (its status).

@@ -5,7 +5,8 @@
  * prices of the tokens they priced (GET /users/{address}/total_surplus).
  *
  * Version 2: the competition tables, the settlement attempts, and the auction row's deadline,
- * UID arrays and prices.
+ * UID arrays and prices. Version 4: the auction row keeps `AuctionClosed` v3, which names its
+ * orders instead of copying them, and a solution's orders always have their tokens.
  */
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
@@ -27,7 +28,7 @@ export function auctionsProjector(): Projector {
 
   return {
     name: 'auctions',
-    version: 3,
+    version: 4,
     tables: AUCTION_TABLES,
     eventTypes: AUCTION_EVENT_TYPES,
     migrate: migrateAuctions,

@@ -21,6 +21,8 @@ import {
   TOKEN_PRICES_TABLE,
 } from './migrations.js';
 
+/** The auction's own columns; `auction` (the event) is bound only for what is taken out of it. */
+const AUCTION_ROW_COLUMNS = 'network, id, block, cut_at, deadline, deadline_block';
 export const auctionColumns = new ColumnSet<AuctionRow>([
   ['network', 'text'],
   ['id', 'bigint'],
@@ -99,11 +101,15 @@ export function auctionsStatements(schema: string): AuctionsStatements {
       SELECT ${columns.names} FROM ${columns.unnest} ON CONFLICT DO NOTHING`;
 
   return {
-    // The UID arrays come out of the event's JSON here rather than as bindings: an array column
-    // cannot travel through `unnest` (it would flatten).
-    insertAuctions: `INSERT INTO ${auctions} (${auctionColumns.names}, order_uids, filtered_uids, prices)
-      SELECT ${auctionColumns.names},
-        ARRAY(SELECT o->>'uid' FROM jsonb_array_elements(x.auction->'orders') o),
+    // The arrays come out of the event's JSON here rather than as bindings: an array column
+    // cannot travel through `unnest` (it would flatten). The event itself is not kept.
+    insertAuctions: `INSERT INTO ${auctions} (${AUCTION_ROW_COLUMNS}, order_uids, order_executed,
+        filtered_uids, prices)
+      SELECT ${AUCTION_ROW_COLUMNS},
+        ARRAY(SELECT o->>'uid' FROM jsonb_array_elements(x.auction->'orders') WITH ORDINALITY
+          AS e(o, n) ORDER BY n),
+        ARRAY(SELECT (o->>'executed')::numeric FROM jsonb_array_elements(x.auction->'orders')
+          WITH ORDINALITY AS e(o, n) ORDER BY n),
         ARRAY(SELECT f->>'uid' FROM jsonb_array_elements(x.auction->'filtered') f),
         x.auction->'prices'
       FROM ${auctionColumns.unnest}

@@ -24,7 +24,7 @@
  */
 import type {
   Address,
-  AuctionClosedV2,
+  AuctionClosedV3,
   DeliveryChannel,
   OrderCancelledV1,
   OrderKind,
@@ -416,7 +416,7 @@ export function deriveNotices(
     mayExpire(o);
   };
 
-  const auction = (a: AuctionClosedV2) => {
+  const auction = (a: AuctionClosedV3) => {
     const cut = unixSeconds(a.cutAt);
     // Expiry first: the cut left out what had expired by then.
     const queue = expiring.get(a.network);

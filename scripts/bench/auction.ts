@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { Wallet, hexlify, randomBytes } from 'ethers';
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
-import { cutAuction, type CutDeps } from '../../src/auction/cut.js';
+import { auctionedOrders, cutAuction, type CutDeps } from '../../src/auction/cut.js';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
 import { createPriceEstimator } from '../../src/chain/prices.js';
@@ -469,7 +469,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         auctionClosedBytes: Buffer.byteLength(
           JSON.stringify({
             block: cut.block,
-            orders: cut.orders,
+            orders: auctionedOrders(cut.orders),
             prices: cut.prices,
             filtered: cut.filtered,
             solutions: ranked,

@@ -8,14 +8,14 @@
 import type { Logger } from 'pino';
 import { runCompetition } from '../domain/competition.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV2 } from '../domain/events.js';
+import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV3 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
 import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
 import { collectSolutions } from './collect.js';
-import { cutAuction, type CutDeps } from './cut.js';
+import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
 import type { Solver, SolverRound } from './solver.js';
 
@@ -63,7 +63,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     id: number,
     cut: Awaited<ReturnType<typeof cutAuction>>,
     now: Date,
-  ): Promise<AuctionClosedV2['solutions']> {
+  ): Promise<AuctionClosedV3['solutions']> {
     if (cut.orders.length === 0) return [];
     const round: SolverRound = {
       network,
@@ -99,11 +99,11 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       if (!(await deps.expiredWithin(lastCut, nowSeconds))) return;
     }
     const id = await deps.nextAuctionId();
-    const auction: AuctionClosedV2 = {
+    const auction: AuctionClosedV3 = {
       network: network.name,
       id,
       block: cut.block,
-      orders: cut.orders,
+      orders: auctionedOrders(cut.orders),
       prices: cut.prices,
       filtered: cut.filtered,
       cutAt: now.toISOString(),
@@ -138,7 +138,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     const driver = deps.driver;
     if (driver) {
       void (async () => {
-        for (const winner of winners) await driver.settle(auction, winner);
+        for (const winner of winners) await driver.settle(auction, cut.orders, winner);
       })();
     }
   };

@@ -7,7 +7,8 @@
  */
 import type {
   Address,
-  AuctionClosedV2,
+  AuctionClosedV3,
+  AuctionedOrder,
   AuctionOrder,
   FilterReason,
   OrderUid,
@@ -17,6 +18,7 @@ import type { PriceEstimator } from '../chain/prices.js';
 import { solverOrderOf } from '../domain/solver/solver-order.js';
 import type { SolverOrder } from '../domain/solver/types.js';
 import type { InFlightOrder } from '../queries/competitions.js';
+import { auctionOrder, executedOf } from '../queries/auction-order.js';
 import type { ApiOrder } from '../queries/order-view.js';
 
 export interface CutDeps {
@@ -33,38 +35,18 @@ export interface CutDeps {
   validityMargin: number;
 }
 
-export type CutAuction = Pick<AuctionClosedV2, 'block' | 'orders' | 'prices' | 'filtered'> & {
+export type CutAuction = Pick<AuctionClosedV3, 'block' | 'prices' | 'filtered'> & {
+  /** In full: what the solvers get, and the trades a winner's settlement encodes. */
+  orders: AuctionOrder[];
   /** The same orders in the solver's terms, in the same order. */
   solverOrders: SolverOrder[];
 };
 
 const ONE_NATIVE = 10n ** 18n;
 
-function auctionOrder(order: ApiOrder): AuctionOrder {
-  return {
-    uid: order.uid,
-    owner: order.owner,
-    sellToken: order.sellToken,
-    buyToken: order.buyToken,
-    receiver: order.receiver,
-    sellAmount: order.sellAmount,
-    buyAmount: order.buyAmount,
-    validTo: order.validTo,
-    appData: order.appData,
-    feeAmount: order.feeAmount,
-    kind: order.kind,
-    partiallyFillable: order.partiallyFillable,
-    sellTokenBalance: order.sellTokenBalance,
-    buyTokenBalance: order.buyTokenBalance,
-    created: Math.floor(Date.parse(order.creationDate) / 1000),
-    executed: order.kind === 'sell' ? order.executedSellAmountBeforeFees : order.executedBuyAmount,
-    preInteractions: order.interactions.pre,
-    postInteractions: order.interactions.post,
-    class: order.class,
-    signingScheme: order.signingScheme,
-    signature: order.signature,
-    protocolFees: [],
-  };
+/** The orders as `AuctionClosed` records them: by UID, with what had executed by the cut. */
+export function auctionedOrders(orders: readonly AuctionOrder[]): AuctionedOrder[] {
+  return orders.map(({ uid, executed }) => ({ uid, executed }));
 }
 
 /** Balance reads in flight at once: a node answers a few at a time far sooner than in turn. */
@@ -139,7 +121,7 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
       filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
       continue;
     }
-    orders.push(auctionOrder(order));
+    orders.push(auctionOrder(order, executedOf(order)));
     solverOrders.push(
       solverOrderOf(order, {
         sell: order.executedSellAmountBeforeFees,

@@ -17,7 +17,8 @@ import {
   EVENT_VERSIONS,
   streams,
   type Address,
-  type AuctionClosedV2,
+  type AuctionClosedV3,
+  type AuctionOrder,
   type Hex,
   type RankedSolution,
   type SettlementFailureReason,
@@ -42,8 +43,15 @@ export interface DriverDeps {
 
 export interface SettlementDriver {
   readonly address: Address;
-  /** Settles a winner; resolves once the outcome is recorded (or the driver stops). Never rejects. */
-  settle(auction: AuctionClosedV2, solution: RankedSolution): Promise<void>;
+  /**
+   * Settles a winner of `auction`, whose orders `orders` holds in full (as cut); resolves once
+   * the outcome is recorded (or the driver stops). Never rejects.
+   */
+  settle(
+    auction: AuctionClosedV3,
+    orders: readonly AuctionOrder[],
+    solution: RankedSolution,
+  ): Promise<void>;
   /** Stops waiting for receipts and resolves when every settlement under way has ended. */
   stop(): Promise<void>;
 }
@@ -88,7 +96,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   let sending: Promise<unknown> = Promise.resolve();
 
   const record = async (
-    auction: AuctionClosedV2,
+    auction: AuctionClosedV3,
     rank: number,
     event: { type: 'SettlementSubmitted' | 'SettlementFailed'; data: object },
   ) => {
@@ -150,12 +158,16 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     return null;
   }
 
-  async function settle(auction: AuctionClosedV2, solution: RankedSolution): Promise<void> {
+  async function settle(
+    auction: AuctionClosedV3,
+    orders: readonly AuctionOrder[],
+    solution: RankedSolution,
+  ): Promise<void> {
     const { rank } = solution;
     const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
     let sent: Hex | null = null;
     try {
-      const data = encodeSettle(settlementPlan(auction, solution));
+      const data = encodeSettle(settlementPlan(orders, solution));
       const gasLimit = gasLimitFor(await simulate(data));
       const { hash, nonce } = await send(data, gasLimit);
       sent = hash;
@@ -208,8 +220,8 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
 
   return {
     address,
-    settle(auction, solution) {
-      const run = settle(auction, solution).finally(() => underWay.delete(run));
+    settle(auction, orders, solution) {
+      const run = settle(auction, orders, solution).finally(() => underWay.delete(run));
       underWay.add(run);
       return run;
     },

@@ -4,11 +4,15 @@
  * own hooks around them: pre-hooks on an order's first fill only (reference §1.2: an order's
  * `preInteractions` are emptied once it is partially executed), post-hooks on every fill.
  */
-import type { Address, AuctionClosedV2, AuctionOrder, RankedSolution } from '../domain/events.js';
+import type { Address, AuctionOrder, RankedSolution } from '../domain/events.js';
 import type { SettlementPlan } from '../chain/settlement-call.js';
 
-export function settlementPlan(auction: AuctionClosedV2, solution: RankedSolution): SettlementPlan {
-  const orders = new Map(auction.orders.map((order) => [order.uid, order]));
+/** `auctionOrders`: the auction's orders in full, as its cut took them in. */
+export function settlementPlan(
+  auctionOrders: readonly AuctionOrder[],
+  solution: RankedSolution,
+): SettlementPlan {
+  const orders = new Map(auctionOrders.map((order) => [order.uid, order]));
   const traded = solution.orders.map((trade) => {
     const order = orders.get(trade.uid);
     // The competition only ranks solutions trading the auction's orders.

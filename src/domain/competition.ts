@@ -116,6 +116,8 @@ function output(
   const { proposed } = entry;
   const orders = entry.executed.map(({ order, amounts }): SolutionOrder => ({
     uid: order.uid,
+    sellToken: order.sellToken,
+    buyToken: order.buyToken,
     // What the contract counts the fill in: for fill-or-kill orders, their full amount.
     executedAmount: (order.kind === 'sell' ? amounts.sell : amounts.buy).toString(),
     sellAmount: amounts.sell.toString(),

@@ -190,9 +190,21 @@ export interface AuctionOrder extends OrderData {
 /** Why a cut left an open order out of the auction. */
 export type FilterReason = 'InsufficientBalance' | 'MissingNativePrice';
 
+/**
+ * An order as an auction took it in: its UID and what earlier batches had filled by the cut.
+ * The rest of it is its `OrderPlaced`, which never changes: an auction does not copy it.
+ */
+export interface AuctionedOrder {
+  uid: OrderUid;
+  /** Sell atoms (sell orders) or buy atoms (buy orders) executed in earlier batches. */
+  executed: string;
+}
+
 /** One traded order of a solution: what the contract will move for it. */
 export interface SolutionOrder {
   uid: OrderUid;
+  sellToken: Address;
+  buyToken: Address;
   /** The trade's `executedAmount`: sell atoms (sell orders) or buy atoms (buy orders). */
   executedAmount: string;
   /** Sell atoms the owner pays and buy atoms the receiver gets at the clearing prices. */
@@ -225,8 +237,10 @@ export interface RankedSolution {
 /**
  * One batch auction of a network: what was cut (orders, prices at `block`), what was left out
  * and why, and every solution with its score and rank; winners are to settle by `deadline`.
+ * Version 3 names the auctioned orders instead of copying them (v2 held each in full: megabytes
+ * per auction at 10,000 open orders, every few seconds, in an append-only ledger).
  */
-export interface AuctionClosedV2 {
+export interface AuctionClosedV3 {
   network: string;
   /** Strictly increasing per service (a database sequence). */
   id: number;
@@ -240,7 +254,7 @@ export interface AuctionClosedV2 {
   deadline: string;
   /** The block by which the winners should have settled (the reference's `auctionDeadlineBlock`). */
   deadlineBlock: number;
-  orders: AuctionOrder[];
+  orders: AuctionedOrder[];
   /** Native-token price of each traded token, 1e18 = one native token per token atom × 1e18. */
   prices: Record<Address, string>;
   filtered: { uid: OrderUid; reason: FilterReason }[];
@@ -320,7 +334,7 @@ export interface EventPayloads {
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
   QuoteCreated: QuoteCreatedV1;
-  AuctionClosed: AuctionClosedV2;
+  AuctionClosed: AuctionClosedV3;
   SettlementSubmitted: SettlementSubmittedV1;
   SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
@@ -339,7 +353,7 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementObserved: 1,
   ChainFactReverted: 1,
   QuoteCreated: 1,
-  AuctionClosed: 2,
+  AuctionClosed: 3,
   SettlementSubmitted: 1,
   SettlementFailed: 1,
   AppDataRegistered: 1,

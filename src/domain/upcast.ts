@@ -10,6 +10,13 @@ import { EVENT_VERSIONS, type DomainEvent, type EventType } from './events.js';
 
 type Step = (data: unknown) => unknown;
 
+/** What the v2 → v3 step reads of a v2 `AuctionClosed`. */
+interface AuctionClosedV2Shape {
+  id: number;
+  orders: { uid: string; executed: string; sellToken: string; buyToken: string }[];
+  solutions: { orders: { uid: string }[] }[];
+}
+
 /** `UPCASTERS[type][i]` lifts version i+1 to version i+2. */
 export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   OrderPlaced: [],
@@ -25,6 +32,27 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
     (data) => {
       const { winners: _, ...v1 } = data as { winners: unknown; cutAt: string; block: number };
       return { ...v1, solutions: [], deadline: v1.cutAt, deadlineBlock: v1.block };
+    },
+    // v2 → v3: the auction names its orders (UID and what was executed by the cut) instead of
+    // copying them; a solution's traded orders keep their tokens, which they took from the copies.
+    (data) => {
+      const v2 = data as AuctionClosedV2Shape;
+      const copies = new Map(v2.orders.map((order) => [order.uid, order]));
+      const tokensOf = (uid: string) => {
+        const order = copies.get(uid);
+        // The competition only ranks solutions trading the auction's orders.
+        if (!order)
+          throw new Error(`AuctionClosed v2 ${v2.id}: a solution trades ${uid}, not in it`);
+        return { sellToken: order.sellToken, buyToken: order.buyToken };
+      };
+      return {
+        ...v2,
+        orders: v2.orders.map(({ uid, executed }) => ({ uid, executed })),
+        solutions: v2.solutions.map((solution) => ({
+          ...solution,
+          orders: solution.orders.map((trade) => ({ ...trade, ...tokensOf(trade.uid) })),
+        })),
+      };
     },
   ],
   SettlementSubmitted: [],

@@ -16,8 +16,7 @@ import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import {
   EVENT_VERSIONS,
-  type AuctionClosedV2,
-  type AuctionOrder,
+  type AuctionClosedV3,
   type ChainFact,
   type EventPayloads,
   type EventType,
@@ -171,28 +170,14 @@ const documents = [
 const CUT_MINUTE = Date.UTC(2025, 0, 1, 1, 0, 0) / 1000;
 const subscriptionId = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
 
-const auctionOrder = (p: OrderPlacedV1): AuctionOrder => ({
-  ...p.order,
-  uid: p.uid,
-  owner: p.owner,
-  created: 1_735_689_600,
-  executed: '0',
-  preInteractions: [],
-  postInteractions: [],
-  class: p.class,
-  signingScheme: p.signingScheme,
-  signature: p.signature,
-  protocolFees: [],
-});
-
 function auctionClosed(
   a: Extract<Action, { kind: 'auction' }>,
   placed: readonly OrderPlacedV1[],
   at: number,
-): AuctionClosedV2 {
+): AuctionClosedV3 {
   const pick = (targets: readonly number[], from: readonly OrderPlacedV1[]) =>
     from.length === 0 ? [] : [...new Set(targets.map((t) => from[t % from.length]!))];
-  const orders = pick(a.orders, placed).map(auctionOrder);
+  const orders = pick(a.orders, placed).map((p) => ({ uid: p.uid, executed: '0' }));
   const time = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 1, 0, seconds)).toISOString();
   return {
     network: a.network,
@@ -226,6 +211,8 @@ function auctionClosed(
       clearingPrices: { [address(100)]: `${s.score + 1n}` },
       orders: pick(s.orders, placed).map((p, j) => ({
         uid: p.uid,
+        sellToken: p.order.sellToken,
+        buyToken: p.order.buyToken,
         executedAmount: `${j + 1}`,
         sellAmount: `${j + 2}`,
         buyAmount: `${j + 3}`,
@@ -238,7 +225,7 @@ function auctionClosed(
 /** Turns actions into a valid event sequence: every order event follows its placement. */
 function events(actions: readonly Action[]): (Event | 'unknown')[] {
   const placed: OrderPlacedV1[] = [];
-  const auctions: AuctionClosedV2[] = [];
+  const auctions: AuctionClosedV3[] = [];
   const out: (Event | 'unknown')[] = [];
   const facts: ChainFact[] = [];
   const record = (fact: ChainFact) => {

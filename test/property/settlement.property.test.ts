@@ -1,7 +1,7 @@
 /**
  * Settlement on chain: random auctions of the devnet's demo accounts are solved by the built-in
  * solver, ranked by the competition, encoded exactly as the settlement driver encodes a winner
- * (`encodeSettle(settlementPlan(auction, winner))`) and sent by the allow-listed solver to the
+ * (`encodeSettle(settlementPlan(round.orders, winner))`) and sent by the allow-listed solver to the
  * real GPv2Settlement on a private anvil, trading against the real Uniswap-V2 pairs. Nothing of
  * the contract's arithmetic is modelled here: the chain's balances, `Trade` logs and
  * `filledAmount`s must agree with what the competition ranked. The same properties at the
@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Interface, Wallet, isCallException, toQuantity, type TransactionReceipt } from 'ethers';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
+import { auctionedOrders } from '../../src/auction/cut.js';
 import { settlementPlan } from '../../src/auction/settlement-plan.js';
 import type { SolverRound } from '../../src/auction/solver.js';
 import { ERC20_TRANSFER, UNISWAP_V2_PAIR } from '../../src/auction/swap-interactions.js';
@@ -21,7 +22,7 @@ import { encodeSettle, settlementInterface } from '../../src/chain/settlement-ca
 import { runCompetition } from '../../src/domain/competition.js';
 import type {
   Address,
-  AuctionClosedV2,
+  AuctionClosedV3,
   AuctionOrder,
   Hex,
   OrderKind,
@@ -295,14 +296,14 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
       round,
       new AbortController().signal,
     );
-    const auction: AuctionClosedV2 = {
+    const auction: AuctionClosedV3 = {
       network: network.name,
       id,
       block,
       cutAt: now.toISOString(),
       deadline: new Date(now.getTime() + 60_000).toISOString(),
       deadlineBlock: block + 5,
-      orders,
+      orders: auctionedOrders(orders),
       prices,
       filtered: [],
       solutions: runCompetition(round.auction, proposed),
@@ -326,11 +327,11 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
   }
 
   /** A winner in a line: its rank, the orders it trades and the pools it swaps through. */
-  function summary(winner: RankedSolution, auction: AuctionClosedV2, round: SolverRound): string {
+  function summary(winner: RankedSolution, auction: AuctionClosedV3, round: SolverRound): string {
     const symbol = (t: Address) =>
       Object.entries(token).find(([, address]) => address === t)?.[0] ?? t;
     const orders = winner.orders.map((ranked) => {
-      const o = auction.orders.find((order) => order.uid === ranked.uid)!;
+      const o = round.orders.find((order) => order.uid === ranked.uid)!;
       return `${o.kind} ${symbol(o.sellToken)}→${symbol(o.buyToken)} ${ranked.sellAmount}→${ranked.buyAmount}`;
     });
     const pools = round.auction.pools
@@ -344,12 +345,12 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
    * `Trade` logs by order UID. `earlier`: the winners settled before it, named on a revert.
    */
   async function settle(
-    auction: AuctionClosedV2,
+    auction: AuctionClosedV3,
     round: SolverRound,
     winner: RankedSolution,
     earlier: readonly RankedSolution[],
   ): Promise<Map<Hex, ChainTrade>> {
-    const data = encodeSettle(settlementPlan(auction, winner));
+    const data = encodeSettle(settlementPlan(round.orders, winner));
     const hash: string = await chain.provider.send('eth_sendTransaction', [
       { from: solverAddress, to: settlement, data, gas: toQuantity(SETTLE_GAS_LIMIT) },
     ]);
@@ -428,7 +429,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     // Winners come first, in the order they were chosen.
     expect(winners.map((w) => w.rank)).to.deep.equal(winners.map((_, i) => i + 1));
     const solverOrders = new Map<Hex, SolverOrder>(round.auction.orders.map((o) => [o.uid, o]));
-    const auctionOrders = new Map(auction.orders.map((o) => [o.uid, o]));
+    const auctionOrders = new Map(round.orders.map((o) => [o.uid, o]));
 
     const before = await balances();
     /** What every balance should have moved by, over all winners. */

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
-import type { Address, AuctionClosedV2 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV3 } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { orderBody, signCowPair } from '../../support/settle.js';
@@ -92,7 +92,7 @@ describe('external solvers in the auctions of a running service', function () {
 
     const auction = (
       await service.ledger.readStream(`auction-devnet-${competition.auctionId}`)
-    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV2;
+    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV3;
     expect(new Set(auction.solutions.map((s) => s.solver))).to.deep.equal(new Set(['alpha']));
     // Every solver got the auction with the solve deadline; only alpha's answer counted.
     const [alpha, sloth, broken] = servers;

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { Wallet } from 'ethers';
 import type {
   Address,
-  AuctionClosedV2,
+  AuctionClosedV3,
   DomainEvent,
   SettlementFailedV1,
   SettlementSubmittedV1,
@@ -63,7 +63,7 @@ describe('settlement driver: failures are recorded and orders return', function 
   const ofType = async <T>(type: DomainEvent['type']): Promise<T[]> =>
     (await events()).filter((e) => e.type === type).map((e) => e.data as T);
   const auctionsWith = async (uid: string) =>
-    (await ofType<AuctionClosedV2>('AuctionClosed')).filter((a) =>
+    (await ofType<AuctionClosedV3>('AuctionClosed')).filter((a) =>
       a.orders.some((o) => o.uid === uid),
     );
   const winningAuctions = async (uid: string) =>

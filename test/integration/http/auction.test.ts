@@ -4,7 +4,7 @@
  * (keeping the reason), and serves the latest at GET /api/v1/auction.
  */
 import { expect } from 'chai';
-import type { Address, AuctionClosedV2 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV3 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
@@ -31,19 +31,21 @@ describe('HTTP: batch auctions (the cut)', function () {
   });
   after(() => service?.stop());
 
-  const closedAuctions = async (): Promise<AuctionClosedV2[]> =>
+  const closedAuctions = async (): Promise<AuctionClosedV3[]> =>
     (await service.ledger.readAll(null, 100_000))
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV2);
+      .map((e) => e.data as AuctionClosedV3);
 
   it('cuts auctions of the solvable orders, filters the rest with a reason, and serves the latest', async () => {
     const chain = await sharedTestChain();
     const weth = chain.deployment.weth.address;
     const dusd = chain.deployment.tokens[0]!.address;
+    const signedOrders = new Map<string, Awaited<ReturnType<typeof signOrder>>>();
     const place = async (wallet: Awaited<ReturnType<typeof fundedWallet>>, buyToken: string) => {
       const signed = await signOrder(wallet, CHAIN_ID.devnet, { sellToken: weth, buyToken });
       const response = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
       expect(response.status, response.text).to.equal(201);
+      signedOrders.set(signed.uid, signed);
       return signed.uid;
     };
     const solvable = await place(await fundedWallet(), dusd);
@@ -78,6 +80,25 @@ describe('HTTP: batch auctions (the cut)', function () {
       { timeoutMs: 10_000, description: 'GET /auction serving that auction or a later one' },
     );
     expectMatchesResponse('get', '/api/v1/auction', 200, auction);
+    // The ledger's event names the order; the API shows it whole, as signed.
+    expect(cut.orders.find((o) => o.uid === solvable)).to.deep.equal({
+      uid: solvable,
+      executed: '0',
+    });
+    const signed = signedOrders.get(solvable)!;
+    expect(auction!.orders.find((o) => o.uid === solvable)).to.deep.include({
+      owner: signed.owner,
+      sellToken: weth.toLowerCase(),
+      buyToken: dusd.toLowerCase(),
+      sellAmount: signed.order.sellAmount,
+      buyAmount: signed.order.buyAmount,
+      validTo: signed.order.validTo,
+      appData: signed.appDataHash,
+      kind: signed.order.kind,
+      signingScheme: 'eip712',
+      signature: signed.body.signature,
+      executed: '0',
+    });
     const uids = auction!.orders.map((o) => o.uid);
     expect(uids).to.include(solvable);
     expect(uids).not.to.include(unfunded);

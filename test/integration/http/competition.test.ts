@@ -10,18 +10,21 @@
  * service's ledger, then wait for the read models to take them in. (The real chain path is the
  * end-to-end suite's.) Every 200 body is checked against the OpenAPI spec.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { hexlify, randomBytes, type Wallet } from 'ethers';
 import knex, { type Knex } from 'knex';
 import {
   type Address,
-  type AuctionClosedV2,
+  type AuctionClosedV3,
   type DomainEvent,
   type Hex,
   type OrderUid,
   type RankedSolution,
   type SettlementFailureReason,
+  streams,
 } from '../../../src/domain/events.js';
+import type { ApiAuction } from '../../../src/queries/auctions.js';
 import {
   createCompetitionQueries,
   type CompetitionQueries,
@@ -37,7 +40,6 @@ import {
   type OrderParams,
   type SignedOrder,
 } from '../../support/signing.js';
-import { auctionOrderOf } from '../../support/auction-order.js';
 import { appendEach } from '../../support/append-events.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -83,6 +85,8 @@ type ErrorBody = { errorType: string; description: string };
 /** A traded order of a solution, as `SolutionOrder` carries it. */
 interface Traded {
   uid: OrderUid;
+  sellToken: Address;
+  buyToken: Address;
   sellAmount: string;
   buyAmount: string;
 }
@@ -113,6 +117,8 @@ const randomUid = (): OrderUid => hexlify(randomBytes(56)) as OrderUid;
 
 const traded = (order: SignedOrder): Traded => ({
   uid: order.uid,
+  sellToken: order.order.sellToken.toLowerCase() as Address,
+  buyToken: order.order.buyToken.toLowerCase() as Address,
   sellAmount: order.order.sellAmount,
   buyAmount: order.order.buyAmount,
 });
@@ -147,7 +153,10 @@ describe('HTTP: the solver competition, order status and total surplus', functio
 
   /** Appends events and waits until every read model has taken them in. */
   async function append(...events: DomainEvent[]): Promise<void> {
-    const last = await appendEach(service.ledger, events);
+    await caughtUp(await appendEach(service.ledger, events));
+  }
+
+  async function caughtUp(last: string): Promise<void> {
     await waitFor(
       async () => {
         const { rows } = await db.raw<{ rows: { position: string | null }[] }>(
@@ -161,7 +170,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     );
   }
 
-  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV2> {
+  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV3> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
     const solutions: RankedSolution[] = (spec.solutions ?? []).map((s, i) => ({
@@ -176,14 +185,14 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       orders: s.orders.map((o) => ({ ...o, executedAmount: o.sellAmount })),
       interactions: [],
     }));
-    const auction: AuctionClosedV2 = {
+    const auction: AuctionClosedV3 = {
       network: NETWORK,
       id,
       block,
       cutAt: new Date().toISOString(),
       deadline: (spec.deadline ?? new Date(Date.now() + HOUR)).toISOString(),
       deadlineBlock: block + 5,
-      orders: (spec.orders ?? []).map(auctionOrderOf),
+      orders: (spec.orders ?? []).map((o) => ({ uid: o.uid, executed: '0' })),
       prices: spec.prices ?? { [WETH]: E18.toString(), [DAI]: '400000000000000' },
       filtered: (spec.filtered ?? []).map((o) => ({ uid: o.uid, reason: 'InsufficientBalance' })),
       solutions,
@@ -192,7 +201,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     return auction;
   }
 
-  const submitted = (auction: AuctionClosedV2, rank: number, txHash: Hex): DomainEvent => ({
+  const submitted = (auction: AuctionClosedV3, rank: number, txHash: Hex): DomainEvent => ({
     type: 'SettlementSubmitted',
     data: {
       network: NETWORK,
@@ -207,7 +216,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
   });
 
   const failed = (
-    auction: AuctionClosedV2,
+    auction: AuctionClosedV3,
     rank: number,
     txHash: Hex | null,
     reason: SettlementFailureReason = txHash ? 'reverted' : 'simulationFailed',
@@ -470,6 +479,93 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     });
   });
 
+  it('serves an auction the ledger holds at version 2, its orders copied whole, as it did then', async () => {
+    const [a, b] = [await place(), await place({ kind: 'buy', buyAmount: String(3000n * E18) })];
+    // What the v2 autopilot copied of each order, and what GET /auction then served.
+    const copy = async (signed: SignedOrder, executed: string) => {
+      const placed = await get<{ creationDate: string }>(`/api/v1/orders/${signed.uid}`);
+      const { order } = signed;
+      return {
+        sellToken: WETH,
+        buyToken: DAI,
+        receiver: null,
+        sellAmount: order.sellAmount,
+        buyAmount: order.buyAmount,
+        validTo: order.validTo,
+        appData: signed.appDataHash,
+        feeAmount: order.feeAmount,
+        kind: order.kind,
+        partiallyFillable: order.partiallyFillable,
+        sellTokenBalance: order.sellTokenBalance,
+        buyTokenBalance: order.buyTokenBalance,
+        uid: signed.uid,
+        owner: signed.owner,
+        created: Math.floor(Date.parse(placed.body.creationDate) / 1000),
+        executed,
+        preInteractions: [],
+        postInteractions: [],
+        class: 'limit',
+        signingScheme: 'eip712',
+        signature: signed.body.signature,
+        protocolFees: [],
+      };
+    };
+    const copies = [await copy(a, '0'), await copy(b, '5')];
+    const id = ++lastAuctionId;
+    const block = ++lastBlock;
+    const v2 = {
+      network: NETWORK,
+      id,
+      block,
+      cutAt: new Date().toISOString(),
+      deadline: new Date(Date.now() + HOUR).toISOString(),
+      deadlineBlock: block + 5,
+      orders: copies,
+      prices: { [WETH]: E18.toString(), [DAI]: '400000000000000' },
+      filtered: [],
+      solutions: [
+        {
+          solver: 'alpha',
+          solverAddress: randomAddress(),
+          score: '900',
+          rank: 1,
+          isWinner: true,
+          filteredOut: false,
+          referenceScore: '0',
+          clearingPrices: { [WETH]: '1000', [DAI]: '1' },
+          // v2 named no tokens here: they came from the copies.
+          orders: [{ uid: b.uid, executedAmount: '7', sellAmount: '7', buyAmount: '7000' }],
+          interactions: [],
+        },
+      ],
+    };
+    const { position } = await service.ledger.append(
+      streams.auction(NETWORK, id),
+      [{ id: randomUUID(), type: 'AuctionClosed', version: 2, data: v2 }],
+      'noStream',
+    );
+    await caughtUp(position);
+
+    const served = await get<ApiAuction>('/api/v1/auction');
+    expect(served.status, served.text).to.equal(200);
+    expectMatchesResponse('get', '/api/v1/auction', 200, served.body);
+    expect(served.body).to.deep.equal({
+      id,
+      block,
+      orders: copies,
+      prices: v2.prices,
+      surplusCapturingJitOrderOwners: [],
+    });
+    const body = await competition(
+      `/api/v2/solver_competition/${id}`,
+      '/api/v2/solver_competition/{auction_id}',
+    );
+    expect(body.auction.orders).to.deep.equal([a.uid, b.uid]);
+    expect(body.solutions[0]!.orders).to.deep.equal([
+      { id: b.uid, sellAmount: '7', buyAmount: '7000', sellToken: WETH, buyToken: DAI },
+    ]);
+  });
+
   it('answers 400 for a malformed id or hash and 404 NotFound for an unknown competition', async () => {
     for (const id of ['abc', '-1', '1.5', '0x10', '18446744073709551616', '1e3']) {
       await expectError(`/api/v2/solver_competition/${id}`, 400);
@@ -680,7 +776,13 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       randomUid(),
       randomUid(),
     ];
-    const volume = (uid: OrderUid): Traded => ({ uid, sellAmount: '1', buyAmount: '1' });
+    const volume = (uid: OrderUid): Traded => ({
+      uid,
+      sellToken: WETH,
+      buyToken: DAI,
+      sellAmount: '1',
+      buyAmount: '1',
+    });
     const auction = await closeAuction({
       solutions: [
         solver('w1', '60', [volume(notSent)], { winner: true }),

@@ -16,7 +16,7 @@ import { allProjectors } from '../../../projections/index.js';
 import { replayInto } from '../../../projections/replay.js';
 import {
   type Address,
-  type AuctionClosedV2,
+  type AuctionClosedV3,
   type DeliveryChannel,
   type DomainEvent,
   type FilterReason,
@@ -39,7 +39,6 @@ import {
   type OrderParams,
   type SignedOrder,
 } from '../../support/signing.js';
-import { auctionOrderOf } from '../../support/auction-order.js';
 import { appendEach } from '../../support/append-events.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -124,17 +123,17 @@ describe('HTTP: account notifications', function () {
     network?: string;
   }
 
-  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV2> {
+  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV3> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
-    const auction: AuctionClosedV2 = {
+    const auction: AuctionClosedV3 = {
       network: spec.network ?? NETWORK,
       id,
       block,
       cutAt: iso(spec.cutAt),
       deadline: iso(spec.cutAt + 60),
       deadlineBlock: block + 5,
-      orders: (spec.orders ?? []).map(auctionOrderOf),
+      orders: (spec.orders ?? []).map((o) => ({ uid: o.uid, executed: '0' })),
       prices: {},
       filtered: (spec.filtered ?? []).map(([o, reason]) => ({ uid: o.uid, reason })),
       solutions: [],

@@ -29,4 +29,96 @@ describe('upcast', () => {
       expect(() => upcast('OrderPlaced', version, {}), String(version)).to.throw(/schema version/);
     }
   });
+
+  describe('AuctionClosed', () => {
+    const SELL = `0x${'0a'.repeat(20)}`;
+    const BUY = `0x${'0b'.repeat(20)}`;
+    const OTHER = `0x${'02'.repeat(56)}`;
+    /** An order as a v2 auction copied it, whole. */
+    const copy = (uid: string, executed: string) => ({
+      uid,
+      owner: OWNER,
+      sellToken: SELL,
+      buyToken: BUY,
+      receiver: null,
+      sellAmount: '100',
+      buyAmount: '200',
+      validTo: 1_900_000_000,
+      appData: `0x${'00'.repeat(32)}`,
+      feeAmount: '0',
+      kind: 'sell',
+      partiallyFillable: true,
+      sellTokenBalance: 'erc20',
+      buyTokenBalance: 'erc20',
+      created: 1_735_689_600,
+      executed,
+      preInteractions: [],
+      postInteractions: [],
+      class: 'limit',
+      signingScheme: 'eip712',
+      signature: `0x${'11'.repeat(65)}`,
+      protocolFees: [],
+    });
+    const trade = { uid: UID, executedAmount: '40', sellAmount: '40', buyAmount: '80' };
+    const solution = {
+      solver: 'builtin',
+      solverAddress: OWNER,
+      score: '5',
+      rank: 1,
+      isWinner: true,
+      filteredOut: false,
+      referenceScore: '0',
+      clearingPrices: { [SELL]: '2', [BUY]: '1' },
+      orders: [trade],
+      interactions: [],
+    };
+    const v2 = {
+      network: 'devnet',
+      id: 7,
+      block: 70,
+      cutAt: '2025-01-01T00:00:00.000Z',
+      deadline: '2025-01-01T00:00:30.000Z',
+      deadlineBlock: 75,
+      orders: [copy(UID, '10'), copy(OTHER, '0')],
+      prices: { [SELL]: '1', [BUY]: '2' },
+      filtered: [{ uid: `0x${'03'.repeat(56)}`, reason: 'InsufficientBalance' }],
+      solutions: [solution],
+    };
+
+    it('names the orders a v2 auction copied, and keeps the tokens of the orders its solutions trade', () => {
+      expect(upcast('AuctionClosed', 2, structuredClone(v2))).to.deep.equal({
+        type: 'AuctionClosed',
+        data: {
+          ...v2,
+          orders: [
+            { uid: UID, executed: '10' },
+            { uid: OTHER, executed: '0' },
+          ],
+          solutions: [{ ...solution, orders: [{ ...trade, sellToken: SELL, buyToken: BUY }] }],
+        },
+      });
+    });
+
+    it('lifts a v1 auction (never solved) through v2 to the current version', () => {
+      const { solutions: _, deadline: __, deadlineBlock: ___, ...v1 } = v2;
+      expect(upcast('AuctionClosed', 1, { ...structuredClone(v1), winners: [] })).to.deep.equal({
+        type: 'AuctionClosed',
+        data: {
+          ...v1,
+          orders: [
+            { uid: UID, executed: '10' },
+            { uid: OTHER, executed: '0' },
+          ],
+          solutions: [],
+          deadline: v1.cutAt,
+          deadlineBlock: v1.block,
+        },
+      });
+    });
+
+    it('throws on a v2 solution trading an order its auction did not copy', () => {
+      const broken = { ...structuredClone(v2), orders: [copy(OTHER, '0')] };
+      expect(() => upcast('AuctionClosed', 2, broken)).to.throw(/a solution trades 0x0101/);
+    });
+  });
 });
