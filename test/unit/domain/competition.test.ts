@@ -117,8 +117,22 @@ describe('competition', () => {
       referenceScore: '0',
       clearingPrices: { [A]: '107', [B]: '100', [E]: '5', [F]: '5' },
       orders: [
-        { uid: o.ab.uid, executedAmount: '100', sellAmount: '100', buyAmount: '107' },
-        { uid: o.buy.uid, executedAmount: '100', sellAmount: '100', buyAmount: '100' },
+        {
+          uid: o.ab.uid,
+          sellToken: A,
+          buyToken: B,
+          executedAmount: '100',
+          sellAmount: '100',
+          buyAmount: '107',
+        },
+        {
+          uid: o.buy.uid,
+          sellToken: E,
+          buyToken: F,
+          executedAmount: '100',
+          sellAmount: '100',
+          buyAmount: '100',
+        },
       ],
       interactions,
     });
@@ -144,9 +158,23 @@ describe('competition', () => {
     const [ranked] = runCompetition(flat, [partial]);
     expect(ranked!.orders).to.deep.equal([
       // 40 C at 3/2: 60 D, 20 over the limit.
-      { uid: o.partial.uid, executedAmount: '40', sellAmount: '40', buyAmount: '60' },
+      {
+        uid: o.partial.uid,
+        sellToken: C,
+        buyToken: D,
+        executedAmount: '40',
+        sellAmount: '40',
+        buyAmount: '60',
+      },
       // 100 F at 5/6 E each: 83 E (rounded down), 37 E under the limit of 120: 37·100/120 = 30 F.
-      { uid: o.buy.uid, executedAmount: '100', sellAmount: '83', buyAmount: '100' },
+      {
+        uid: o.buy.uid,
+        sellToken: E,
+        buyToken: F,
+        executedAmount: '100',
+        sellAmount: '83',
+        buyAmount: '100',
+      },
     ]);
     expect(ranked!.score).to.equal('50');
   });
