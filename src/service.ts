@@ -33,6 +33,7 @@ import { createMetrics } from './http/metrics.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
+import { withPayloadChecks } from './ledger/checked-payloads.js';
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
@@ -66,6 +67,7 @@ import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
 import { runStartupMigrations } from './startup-migrations.js';
+import { eventPayloadProblem } from '../schemas/event-payloads.js';
 
 export interface RunningService {
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:8080 */
@@ -116,13 +118,15 @@ export async function startService(
     const pool = createPool(database.url, deadlines, 24);
     pool.on('error', warn('idle PostgreSQL connection failed'));
     stack.push(() => pool.end());
-    const ledger: Ledger =
+    const ledger = withPayloadChecks(
       config.ledger.kind === 'postgres'
         ? await createPostgresLedger({ pool, onError: warn('ledger connection failed; retrying') })
         : createEventStoreLedger({
             connectionString: config.ledger.url,
             onError: warn('ledger subscription failed; retrying'),
-          });
+          }),
+      eventPayloadProblem,
+    );
     stack.push(() => ledger.close());
 
     const db = knex({

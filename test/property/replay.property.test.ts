@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { allProjectors } from '../../projections/index.js';
+import { eventPayloadProblem } from '../../schemas/event-payloads.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
@@ -301,7 +302,8 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
         if (fact) {
           const data = {
             network: fact.data.network,
-            revertedEventId: 'x',
+            // The ledger id of the reverted fact's event (a UUID); no projector reads it.
+            revertedEventId: `00000000-0000-4000-8000-${String(out.length).padStart(12, '0')}`,
             reverted: fact,
             reason: 'reorg' as const,
           };
@@ -406,6 +408,10 @@ async function appendAll(
           e === 'unknown'
             ? { id: randomUUID(), type: 'Unknown', version: 1, data: {} }
             : { id: randomUUID(), type: e.type, version: EVENT_VERSIONS[e.type], data: e.data };
+        // What the service would append: every generated payload is one its schema accepts.
+        if (e !== 'unknown') {
+          expect(eventPayloadProblem(e.type, event.version, e.data), e.type).to.equal(null);
+        }
         last = (await t.ledger.append(stream, [event], 'any')).position;
       }
       return last;

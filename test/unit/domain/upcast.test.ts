@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { EVENT_VERSIONS, type EventType } from '../../../src/domain/events.js';
 import { UPCASTERS, upcast } from '../../../src/domain/upcast.js';
+import { eventPayloadProblem } from '../../../schemas/event-payloads.js';
 import { OWNER, cancelled, placed } from '../../property/arbitraries.js';
 
 const UID = `0x${'01'.repeat(56)}` as const;
@@ -114,6 +115,20 @@ describe('upcast', () => {
           deadlineBlock: v1.block,
         },
       });
+    });
+
+    it('takes payloads valid at v1 and v2 to payloads valid at the current version', () => {
+      const { solutions: _, deadline: __, deadlineBlock: ___, ...v1 } = v2;
+      const stored: [number, object][] = [
+        [1, { ...v1, solutions: [], winners: [] }],
+        [2, v2],
+      ];
+      for (const [version, data] of stored) {
+        expect(eventPayloadProblem('AuctionClosed', version, data), `v${version}`).to.equal(null);
+        const current = upcast('AuctionClosed', version, structuredClone(data)).data;
+        const problem = eventPayloadProblem('AuctionClosed', EVENT_VERSIONS.AuctionClosed, current);
+        expect(problem, `v${version} upcast`).to.equal(null);
+      }
     });
 
     it('throws on a v2 solution trading an order its auction did not copy', () => {
