@@ -18,7 +18,6 @@ export interface AuctionQueries {
 }
 
 interface AuctionRow {
-  id: string;
   block: string;
   cut_at: string;
   prices: Record<Address, string>;
@@ -26,35 +25,74 @@ interface AuctionRow {
   order_executed: string[];
 }
 
+/** The answer for one auction, once built whole. */
+interface Built {
+  id: string;
+  answer: Promise<ApiAuction>;
+}
+
 export function createAuctionQueries(db: Knex, schema = 'read'): AuctionQueries {
   const t = (name: string) => table(schema, name);
-  const auctionSql = `SELECT id, block, extract(epoch FROM cut_at)::bigint AS cut_at, prices,
+  const latestIdSql = `SELECT id FROM ${t('auctions')} WHERE network = ? ORDER BY id DESC LIMIT 1`;
+  const auctionSql = `SELECT block, extract(epoch FROM cut_at)::bigint AS cut_at, prices,
       order_uids, order_executed::text[] AS order_executed
-    FROM ${t('auctions')} WHERE network = ? ORDER BY id DESC LIMIT 1`;
+    FROM ${t('auctions')} WHERE network = ? AND id = ?`;
   // An auction names its orders; the rest of each is in the orders read model, which holds
   // every order before an auction can name it (the cut takes its orders from there).
   const ordersSql = `SELECT ${orderColumns(false)} ${orderSources(t)}
     JOIN unnest(?::text[]) WITH ORDINALITY AS named(uid, n) ON named.uid = o.uid
     WHERE o.network = ? ORDER BY named.n`;
+
+  async function build(
+    network: string,
+    id: string,
+  ): Promise<{ auction: ApiAuction; whole: boolean }> {
+    const { rows } = await db.raw<{ rows: AuctionRow[] }>(auctionSql, [network, id]);
+    const row = rows[0]!;
+    const uids = row.order_uids;
+    const placed = await db.raw<{ rows: OrderViewRow[] }>(ordersSql, [uids, network]);
+    const executed = new Map(uids.map((uid, i) => [uid, row.order_executed[i]!]));
+    const cutAt = Number(row.cut_at);
+    const auction = {
+      id: Number(id),
+      block: Number(row.block),
+      // As the auction took them in: what had executed by its cut, the status at its cut.
+      orders: placed.rows.map((order) =>
+        auctionOrder(toApiOrder(order, cutAt), executed.get(order.uid)!),
+      ),
+      prices: row.prices,
+      surplusCapturingJitOrderOwners: [],
+    };
+    return { auction, whole: placed.rows.length === uids.length };
+  }
+
+  // A recorded auction never changes, nor do the placed fields of its orders: the answer for a
+  // network's latest auction is built once (~0.35 s at 10,000 orders) and served until a newer
+  // one is recorded. Only a whole answer is kept: while a rebuilt orders read model catches up,
+  // an answer missing some of the auction's orders is served but built again next time.
+  const latest = new Map<string, Built>();
+  const forget = (network: string, answer: Promise<ApiAuction>) => {
+    if (latest.get(network)?.answer === answer) latest.delete(network);
+  };
   return {
     async latest(network) {
-      const { rows } = await db.raw<{ rows: AuctionRow[] }>(auctionSql, [network]);
-      const auction = rows[0];
-      if (!auction) return null;
-      const uids = auction.order_uids;
-      const placed = await db.raw<{ rows: OrderViewRow[] }>(ordersSql, [uids, network]);
-      const executed = new Map(uids.map((uid, i) => [uid, auction.order_executed[i]!]));
-      const cutAt = Number(auction.cut_at);
-      return {
-        id: Number(auction.id),
-        block: Number(auction.block),
-        // As the auction took them in: what had executed by its cut, the status at its cut.
-        orders: placed.rows.map((row) =>
-          auctionOrder(toApiOrder(row, cutAt), executed.get(row.uid)!),
-        ),
-        prices: auction.prices,
-        surplusCapturingJitOrderOwners: [],
-      };
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(latestIdSql, [network]);
+      const id = rows[0]?.id;
+      if (id === undefined) return null;
+      const kept = latest.get(network);
+      if (kept?.id === id) return kept.answer;
+      const answer: Promise<ApiAuction> = build(network, id).then(
+        ({ auction, whole }) => {
+          if (!whole) forget(network, answer);
+          return auction;
+        },
+        (error: unknown) => {
+          forget(network, answer);
+          throw error;
+        },
+      );
+      latest.set(network, { id, answer });
+      return answer;
     },
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * GET /api/v1/auction's query: the latest auction of a network with its orders whole, built from
+ * the auctions and orders read models once per auction and served from then on, unless some
+ * order it names was not in the orders read model yet.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import { auctionsProjector } from '../../../projections/auctions/projector.js';
+import { ordersProjector } from '../../../projections/orders/projector.js';
+import type { Projector } from '../../../projections/projector.js';
+import type { AuctionClosedV3, DomainEvent, OrderUid } from '../../../src/domain/events.js';
+import type { RecordedEvent } from '../../../src/ledger/port.js';
+import { createAuctionQueries, type AuctionQueries } from '../../../src/queries/auctions.js';
+import { placed } from '../../property/arbitraries.js';
+import { freshDatabase } from '../../support/postgres.js';
+
+const uid = (n: number): OrderUid => `0x${n.toString(16).padStart(112, '0')}`;
+
+let position = 0;
+function recorded({ type, data }: DomainEvent): RecordedEvent {
+  return {
+    id: randomUUID(),
+    stream: `test-${randomUUID()}`,
+    revision: 0n,
+    position: String(++position),
+    type,
+    version: 1,
+    data,
+    metadata: {},
+    recordedAt: new Date(),
+  };
+}
+
+function auction(id: number, orders: OrderUid[]): DomainEvent {
+  const data: AuctionClosedV3 = {
+    network: 'mainnet',
+    id,
+    block: 100 + id,
+    cutAt: '2025-01-01T00:00:00.000Z',
+    deadline: '2025-01-01T00:00:30.000Z',
+    deadlineBlock: 105 + id,
+    orders: orders.map((u, i) => ({ uid: u, executed: String(i) })),
+    prices: { [`0x${'aa'.repeat(20)}`]: '1000000000000000000' },
+    filtered: [],
+    solutions: [],
+  };
+  return { type: 'AuctionClosed', data };
+}
+
+/** How many statements reading the orders read model `run` sends. */
+async function orderReads<T>(run: () => Promise<T>): Promise<{ result: T; reads: number }> {
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  let reads = 0;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    const text = typeof first === 'string' ? first : (first as { text?: unknown }).text;
+    if (typeof text === 'string' && text.includes('"read"."orders"')) reads += 1;
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await run(), reads };
+  } finally {
+    prototype.query = original;
+  }
+}
+
+describe('auction queries: the latest auction, whole', () => {
+  let db: Knex;
+  let queries: AuctionQueries;
+  const apply = async (projector: Projector, ...events: DomainEvent[]) =>
+    projector.handle(db, events.map(recorded), 'read');
+
+  before(async () => {
+    db = knex({ client: 'pg', connection: await freshDatabase(), pool: { min: 0, max: 4 } });
+    await db.raw('CREATE SCHEMA read');
+    for (const projector of [ordersProjector(), auctionsProjector()]) {
+      await projector.migrate(db, 'read');
+    }
+  });
+  after(() => db.destroy());
+  beforeEach(() => {
+    queries = createAuctionQueries(db);
+  });
+
+  it('builds an auction once, serves it again without reading the orders, and moves on to a newer one', async () => {
+    await apply(ordersProjector(), placed(uid(1)), placed(uid(2)));
+    await apply(auctionsProjector(), auction(1, [uid(2), uid(1)]));
+    const first = await orderReads(() => queries.latest('mainnet'));
+    expect(first.reads).to.equal(1);
+    expect(first.result!.id).to.equal(1);
+    expect(first.result!.block).to.equal(101);
+    expect(first.result!.orders.map((o) => [o.uid, o.executed])).to.deep.equal([
+      [uid(2), '0'],
+      [uid(1), '1'],
+    ]);
+    const again = await orderReads(() => queries.latest('mainnet'));
+    expect(again).to.deep.equal({ result: first.result, reads: 0 });
+
+    await apply(auctionsProjector(), auction(2, [uid(1)]));
+    const newer = await orderReads(() => queries.latest('mainnet'));
+    expect(newer.reads).to.equal(1);
+    expect(newer.result!.orders.map((o) => o.uid)).to.deep.equal([uid(1)]);
+    expect(await queries.latest('gnosis')).to.equal(null);
+  });
+
+  it('serves an auction naming an order the orders read model lacks without it, and builds it again until whole', async () => {
+    await apply(auctionsProjector(), auction(3, [uid(3), uid(4)]));
+    await apply(ordersProjector(), placed(uid(3)));
+    const partial = await orderReads(() => queries.latest('mainnet'));
+    expect(partial.result!.orders.map((o) => o.uid)).to.deep.equal([uid(3)]);
+
+    await apply(ordersProjector(), placed(uid(4)));
+    const whole = await orderReads(() => queries.latest('mainnet'));
+    expect(whole.reads).to.equal(1);
+    expect(whole.result!.orders.map((o) => o.uid)).to.deep.equal([uid(3), uid(4)]);
+    expect((await orderReads(() => queries.latest('mainnet'))).reads).to.equal(0);
+  });
+});
