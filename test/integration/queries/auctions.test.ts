@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
 import { auctionsProjector } from '../../../projections/auctions/projector.js';
 import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
@@ -15,6 +14,7 @@ import type { RecordedEvent } from '../../../src/ledger/port.js';
 import { createAuctionQueries, type AuctionQueries } from '../../../src/queries/auctions.js';
 import { placed } from '../../property/arbitraries.js';
 import { freshDatabase } from '../../support/postgres.js';
+import { statementsNaming } from '../../support/statements.js';
 
 const uid = (n: number): OrderUid => `0x${n.toString(16).padStart(112, '0')}`;
 
@@ -51,20 +51,8 @@ function auction(id: number, orders: OrderUid[]): DomainEvent {
 
 /** How many statements reading the orders read model `run` sends. */
 async function orderReads<T>(run: () => Promise<T>): Promise<{ result: T; reads: number }> {
-  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = prototype.query;
-  let reads = 0;
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [first] = args;
-    const text = typeof first === 'string' ? first : (first as { text?: unknown }).text;
-    if (typeof text === 'string' && text.includes('"read"."orders"')) reads += 1;
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await run(), reads };
-  } finally {
-    prototype.query = original;
-  }
+  const { result, texts } = await statementsNaming('"read"."orders"', run);
+  return { result, reads: texts.length };
 }
 
 describe('auction queries: the latest auction, whole', () => {

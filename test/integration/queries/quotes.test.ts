@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
 import { quotesProjector } from '../../../projections/quotes/projector.js';
 import type { Address, OrderKind, QuoteCreatedV1 } from '../../../src/domain/events.js';
 import type { RecordedEvent } from '../../../src/ledger/port.js';
 import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
 import { freshDatabase } from '../../support/postgres.js';
+import { statementsNaming } from '../../support/statements.js';
 
 const NETWORKS = ['mainnet', 'gnosis'];
 const token = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`;
@@ -99,27 +99,6 @@ function recorded(data: QuoteCreatedV1, n: number): RecordedEvent {
   };
 }
 
-/** Statements sent to PostgreSQL while `run` runs whose text names the given table. */
-async function statementsOn<T>(
-  tableName: string,
-  run: () => Promise<T>,
-): Promise<{ result: T; texts: string[] }> {
-  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = prototype.query;
-  const texts: string[] = [];
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [first] = args;
-    const text = typeof first === 'string' ? first : (first as { text?: unknown }).text;
-    if (typeof text === 'string' && text.includes(tableName)) texts.push(text);
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await run(), texts };
-  } finally {
-    prototype.query = original;
-  }
-}
-
 const lookupArbitrary: fc.Arbitrary<Lookup> = fc.record({
   network: fc.constantFrom(...NETWORKS, 'sepolia'),
   pair: fc.record({
@@ -163,7 +142,7 @@ describe('quote queries', () => {
       fc.asyncProperty(
         fc.array(lookupArbitrary, { minLength: 1, maxLength: 40 }),
         async (lookups) => {
-          const { result: together, texts } = await statementsOn('"read"."quotes"', () =>
+          const { result: together, texts } = await statementsNaming('"read"."quotes"', () =>
             Promise.all(lookups.map((l) => queries.unexpired(l.network, l.pair, l.now))),
           );
           expect(texts).to.have.length(1);
@@ -228,7 +207,7 @@ describe('quote queries', () => {
       FROM generate_series(1, 50000) i`);
     const planQueries = createQuoteQueries(db, 'plan');
     const pair = { sellToken: token(5), buyToken: token(1005), kind: 'sell' as const };
-    const { texts } = await statementsOn('"plan"."quotes"', () =>
+    const { texts } = await statementsNaming('"plan"."quotes"', () =>
       planQueries.unexpired('mainnet', pair, new Date()),
     );
     const [text] = texts;
