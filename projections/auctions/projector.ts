@@ -5,8 +5,9 @@
  * prices of the tokens they priced (GET /users/{address}/total_surplus).
  *
  * Version 2: the competition tables, the settlement attempts, and the auction row's deadline,
- * UID arrays and prices. Version 4: the auction row keeps `AuctionClosed` v3, which names its
- * orders instead of copying them, and a solution's orders always have their tokens.
+ * UID arrays and prices. Version 4: the auction row keeps its orders' UIDs and executed
+ * amounts, not the event (`AuctionClosed` v3 names its orders instead of copying them), and a
+ * solution's orders always have their tokens.
  */
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
