@@ -39,7 +39,7 @@ export function orderStream(n: number): { stream: string; events: NewEvent[] } {
   const presign = n % 7 === 0;
   const fullAppData = n % 3 === 0 ? `{"appCode":"bench","metadata":{"n":${n}}}` : null;
   const placed: OrderPlacedV1 = {
-    network: n % 4 === 0 ? 'gnosis' : 'mainnet',
+    network: n % 4 === 0 ? 'xdai' : 'mainnet',
     uid,
     owner,
     order: {
