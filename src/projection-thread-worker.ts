@@ -42,7 +42,8 @@ async function start(): Promise<ProjectionEngine> {
   opened.push(() => pool.end());
   const ledger: Ledger =
     data.ledger.kind === 'postgres'
-      ? await createPostgresLedger({ pool, onError: (err) => reportError(err) })
+      ? // The thread only reads the ledger, whose tables its starter has created.
+        await createPostgresLedger({ pool, migrated: true, onError: (err) => reportError(err) })
       : createEventStoreLedger({
           connectionString: data.ledger.url,
           onError: (err) => reportError(err),

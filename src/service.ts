@@ -120,7 +120,12 @@ export async function startService(
     stack.push(() => pool.end());
     const ledger = withPayloadChecks(
       config.ledger.kind === 'postgres'
-        ? await createPostgresLedger({ pool, onError: warn('ledger connection failed; retrying') })
+        ? // Migrated by the start-up pass above, free of the statement deadline this pool keeps.
+          await createPostgresLedger({
+            pool,
+            migrated: true,
+            onError: warn('ledger connection failed; retrying'),
+          })
         : createEventStoreLedger({
             connectionString: config.ledger.url,
             onError: warn('ledger subscription failed; retrying'),

@@ -3,7 +3,8 @@
  * (the ledger, the chain indexers' stores) first, on a connection without the statement
  * deadline: a migration may build an index over a large table, or wait for the lock while
  * another instance migrates, for longer than a statement of the request path may take. The
- * components' own migrations, under the deadline, then find nothing left to do. The read models
+ * components do not migrate again: the ledger, the projection thread's ledger and the indexers
+ * start on what this pass made. The read models
  * migrate the same way on the projection thread (`startProjections`' `migrationDb`).
  */
 import pg from 'pg';

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { startAnvil } from '../../src/chain/devnet/anvil.js';
 import { deployDevnet, devnetProvider, sendFromNode } from '../../src/chain/devnet/deploy.js';
 import { startChainIndexer } from '../../src/chain/indexer.js';
+import { migrateIndexerStore } from '../../src/chain/indexer-store.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
 import { encodeSettle, type SettlementTrade } from '../../src/chain/settlement-call.js';
 import type { Address, OrderData } from '../../src/domain/events.js';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     scratch.onStop(() => pool.end());
     const head = await buildHistory(anvil.rpcUrl);
     const ledger = await createPostgresLedger({ pool });
+    await migrateIndexerStore(pool);
     const rpc = createChainRpc(devnet, anvil.rpcUrl);
     const started = performance.now();
     const indexer = await startChainIndexer(

@@ -22,12 +22,7 @@ import {
   type Hex,
 } from '../domain/events.js';
 import type { Ledger } from '../ledger/port.js';
-import {
-  createIndexerStore,
-  migrateIndexerStore,
-  type BlockRef,
-  type IndexedFact,
-} from './indexer-store.js';
+import { createIndexerStore, type BlockRef, type IndexedFact } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
 import type { InTransaction, RequestLeadership } from './ports.js';
 import type { ChainRpc } from './rpc.js';
@@ -62,13 +57,13 @@ type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactReve
 /** Concurrent appends per step: enough for the ledger to commit them in groups. */
 const APPEND_CONCURRENCY = 32;
 
+/** Its store's tables must exist (`migrateIndexerStore`: the service's start-up pass). */
 export async function startChainIndexer(
   deps: IndexerDeps,
   options: IndexerOptions,
 ): Promise<ChainIndexer> {
   const { rpc, ledger, logger } = deps;
   const network = rpc.network;
-  await migrateIndexerStore(deps.pool);
   const store = createIndexerStore(deps.pool, deps.inTransaction, network.name);
   const log = logger.child({ network: network.name, component: 'indexer' });
 

@@ -27,7 +27,6 @@ import type { RawLog } from './settlement-logs.js';
 import {
   createTokenHoldersStore,
   CursorConflict,
-  migrateTokenHoldersStore,
   type TokenHoldersStore,
 } from './token-holders-store.js';
 import { balanceChanges, TRANSFER_TOPIC } from './transfer-logs.js';
@@ -64,11 +63,11 @@ const TRACKED_REFRESH_POLLS = 10;
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
+/** Their store's tables must exist (`migrateTokenHoldersStore`: the service's start-up pass). */
 export async function startTokenHolderIndexers(
   deps: TokenHoldersDeps,
   options: TokenHoldersOptions,
 ): Promise<TokenHolderIndexers> {
-  await migrateTokenHoldersStore(deps.pool);
   const indexers = [...deps.rpcs.values()].map((rpc) =>
     startTokenHolderIndexer(rpc, deps, {
       pollIntervalMs: options.pollIntervalMs,

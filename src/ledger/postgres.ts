@@ -51,6 +51,11 @@ export interface PostgresLedgerOptions {
   maxConcurrentBatches?: number;
   /** How long a subscription waits for a notification before reading anyway. Default 250 ms. */
   pollIntervalMs?: number;
+  /**
+   * True when the caller has created the ledger's tables already (`migrateLedger`, as the
+   * service's start-up pass does); default false: created here if needed.
+   */
+  migrated?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,7 +68,7 @@ const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE stream_id 
 export async function createPostgresLedger(
   options: PostgresLedgerOptions,
 ): Promise<PostgresLedger> {
-  await migrateLedger(options.pool);
+  if (!options.migrated) await migrateLedger(options.pool);
   return new PostgresLedger(options);
 }
 

@@ -10,6 +10,8 @@ export interface HeldLock {
   readonly waitStatement: string;
   /** How long, in ms, the longest waiting session of the database has waited on a lock (0: none). */
   longestWait(): Promise<number>;
+  /** How many sessions of the database wait on a lock now. */
+  waiting(): Promise<number>;
   /** Sessions of the database at work: running a statement or inside a transaction, other than this one and those waiting on a lock. */
   othersAtWork(): Promise<number>;
   release(): Promise<void>;
@@ -38,6 +40,13 @@ export async function holdLock(url: string, key: string): Promise<HeldLock> {
          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
       return rows[0]!.ms ?? 0;
+    },
+    async waiting() {
+      const { rows } = await session.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      return rows[0]!.n;
     },
     async othersAtWork() {
       const { rows } = await session.query<{ n: number }>(

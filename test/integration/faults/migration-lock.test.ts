@@ -44,4 +44,31 @@ describe('faults: another instance migrating while this one starts', function ()
     const version = await http('GET', `${service.devnet}/api/v1/version`);
     expect(version.status).to.equal(200);
   });
+
+  it('migrates the ledger once, at the start: a lock taken right after that pass delays nothing', async () => {
+    const databaseUrl = await freshDatabase();
+    lock = await holdLock(databaseUrl, MIGRATION_LOCK);
+    starting = startTestService({ databaseUrl, postgresDeadlines: { queryMs: QUERY_MS } });
+    await waitFor(async () => (await lock!.waiting()) === 1, {
+      timeoutMs: 20_000,
+      description: "the start-up pass to wait for the ledger's migration lock",
+    });
+    // Another instance queues for the lock behind the start-up pass, and takes it as soon as
+    // that pass is done: anything of this start migrating the ledger later would wait on it.
+    const next = holdLock(databaseUrl, MIGRATION_LOCK);
+    await waitFor(async () => (await lock!.waiting()) === 2, {
+      timeoutMs: 20_000,
+      description: 'the other instance to queue behind the start-up pass',
+    });
+    await lock.release();
+    const other = await next;
+    try {
+      const service = await withDeadline(starting, 30_000, 'the start while the lock is held');
+      const version = await http('GET', `${service.devnet}/api/v1/version`);
+      expect(version.status).to.equal(200);
+      expect(await other.waiting()).to.equal(0);
+    } finally {
+      await other.close();
+    }
+  });
 });
