@@ -149,7 +149,8 @@ export function reverted(fact: DomainEvent): DomainEvent {
     type: 'ChainFactReverted',
     data: {
       network: fact.data.network,
-      revertedEventId: `reverted-${fact.type}`,
+      // The ledger id of the reverted fact's event; the lifecycle fold does not read it.
+      revertedEventId: '00000000-0000-4000-8000-000000000000',
       reverted: fact as ChainFact,
       reason: 'reorg',
     },

@@ -9,6 +9,7 @@ import {
   orderData,
   placed,
   preSignature,
+  reverted,
   trade,
 } from '../../property/arbitraries.js';
 
@@ -35,6 +36,8 @@ describe('event payload schemas (schemas/events/)', () => {
       cancelled(UID, 'api'),
       cancelled(UID, 'chain'),
       preSignature(UID, true, chainAt(3, 1)),
+      reverted(trade(UID, 10n, 20n)),
+      reverted(cancelled(UID, 'chain')),
     ];
     for (const event of events) expect(problem(event), event.type).to.equal(null);
   });
