@@ -20,6 +20,10 @@ import {
 } from './projection-thread-messages.js';
 import { startTypeScriptWorker } from './typescript-worker.js';
 
+/**
+ * The thread reads the ledger and does not create its tables: its starter has (the service's
+ * start-up pass, or a ledger of the starter's own).
+ */
 export interface ProjectionThreadOptions extends ProjectionThreadData {
   /** The ledger's position order (`Ledger.comparePositions`). */
   comparePositions(a: string, b: string): number;

@@ -2,7 +2,7 @@
  * The auctions projector's SQL: one statement per table and batch, each taking all of its rows
  * at once (see ../columns.ts).
  */
-import { ColumnSet } from '../columns.js';
+import { ColumnSet, type Columns } from '../columns.js';
 import { qualified } from '../sql.js';
 import type {
   AttemptRow,
@@ -21,15 +21,19 @@ import {
   TOKEN_PRICES_TABLE,
 } from './migrations.js';
 
-/** The auction's own columns; `auction` (the event) is bound only for what is taken out of it. */
-const AUCTION_ROW_COLUMNS = 'network, id, block, cut_at, deadline, deadline_block';
-export const auctionColumns = new ColumnSet<AuctionRow>([
+/** The auction row's own columns. */
+const AUCTION_OWN_COLUMNS: Columns<AuctionRow> = [
   ['network', 'text'],
   ['id', 'bigint'],
   ['block', 'bigint'],
   ['cut_at', 'timestamptz'],
   ['deadline', 'timestamptz'],
   ['deadline_block', 'bigint'],
+];
+const AUCTION_ROW_COLUMNS = AUCTION_OWN_COLUMNS.map(([name]) => name).join(', ');
+/** Those, and `auction` (the event): bound only for what is taken out of it. */
+export const auctionColumns = new ColumnSet<AuctionRow>([
+  ...AUCTION_OWN_COLUMNS,
   ['auction', 'jsonb'],
 ]);
 

@@ -11,11 +11,15 @@ const QUERY_MS = 300;
 describe('faults: another instance migrating while this one starts', function () {
   this.timeout(60_000);
   let lock: HeldLock | undefined;
+  /** A second holder queued behind the start, if a test made one. */
+  let queued: Promise<HeldLock> | undefined;
   let starting: Promise<TestService> | undefined;
 
   afterEach(async () => {
     // Releasing the lock lets a start still waiting go on; it is stopped.
     await lock?.close();
+    await (await queued?.catch(() => undefined))?.close();
+    queued = undefined;
     const service = await starting?.catch(() => undefined);
     await service?.stop();
   });
@@ -55,20 +59,16 @@ describe('faults: another instance migrating while this one starts', function ()
     });
     // Another instance queues for the lock behind the start-up pass, and takes it as soon as
     // that pass is done: anything of this start migrating the ledger later would wait on it.
-    const next = holdLock(databaseUrl, MIGRATION_LOCK);
+    queued = holdLock(databaseUrl, MIGRATION_LOCK);
     await waitFor(async () => (await lock!.waiting()) === 2, {
       timeoutMs: 20_000,
       description: 'the other instance to queue behind the start-up pass',
     });
     await lock.release();
-    const other = await next;
-    try {
-      const service = await withDeadline(starting, 30_000, 'the start while the lock is held');
-      const version = await http('GET', `${service.devnet}/api/v1/version`);
-      expect(version.status).to.equal(200);
-      expect(await other.waiting()).to.equal(0);
-    } finally {
-      await other.close();
-    }
+    const other = await queued;
+    const service = await withDeadline(starting, 30_000, 'the start while the lock is held');
+    const version = await http('GET', `${service.devnet}/api/v1/version`);
+    expect(version.status).to.equal(200);
+    expect(await other.waiting()).to.equal(0);
   });
 });

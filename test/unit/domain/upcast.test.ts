@@ -60,6 +60,11 @@ describe('upcast', () => {
       signature: `0x${'11'.repeat(65)}`,
       protocolFees: [],
     });
+    /** v2's orders as v3 names them. */
+    const named = [
+      { uid: UID, executed: '10' },
+      { uid: OTHER, executed: '0' },
+    ];
     const trade = { uid: UID, executedAmount: '40', sellAmount: '40', buyAmount: '80' };
     const solution = {
       solver: 'builtin',
@@ -91,10 +96,7 @@ describe('upcast', () => {
         type: 'AuctionClosed',
         data: {
           ...v2,
-          orders: [
-            { uid: UID, executed: '10' },
-            { uid: OTHER, executed: '0' },
-          ],
+          orders: named,
           solutions: [{ ...solution, orders: [{ ...trade, sellToken: SELL, buyToken: BUY }] }],
         },
       });
@@ -106,10 +108,7 @@ describe('upcast', () => {
         type: 'AuctionClosed',
         data: {
           ...v1,
-          orders: [
-            { uid: UID, executed: '10' },
-            { uid: OTHER, executed: '0' },
-          ],
+          orders: named,
           solutions: [],
           deadline: v1.cutAt,
           deadlineBlock: v1.block,
