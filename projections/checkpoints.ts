@@ -84,16 +84,33 @@ export async function prepareProjectors(
 }
 
 /**
- * The statement that locks the projector's row for a batch and reads it, for a simple-protocol
- * query: `literal` escapes the inlined projector name.
+ * The statement that locks the projector's row for a batch and fails unless the row still says
+ * what the batch expects (this version, at this position), for a simple-protocol query:
+ * `literal` escapes the inlined values. The failure is a division by zero, so that no function
+ * has to be installed for it; the caller reads the row again to tell which expectation failed.
  */
-export function lockCheckpointSql(
+export function guardCheckpointSql(
+  schema: string,
+  projector: string,
+  expected: CheckpointRow,
+  literal: (value: string) => string,
+): string {
+  if (!Number.isSafeInteger(expected.version)) throw new Error('a version is an integer');
+  const position = expected.position === null ? 'NULL' : literal(expected.position);
+  return `SELECT 1 / count(*) FILTER (
+      WHERE version = ${expected.version} AND position IS NOT DISTINCT FROM ${position}) AS guard
+    FROM (SELECT version, position FROM ${qualified(schema, TABLE)}
+      WHERE projector = ${literal(projector)} FOR UPDATE) AS row`;
+}
+
+/** The statement that reads the projector's row, for a simple-protocol query. */
+export function checkpointRowSql(
   schema: string,
   projector: string,
   literal: (value: string) => string,
 ): string {
   return `SELECT version, position FROM ${qualified(schema, TABLE)}
-    WHERE projector = ${literal(projector)} FOR UPDATE`;
+    WHERE projector = ${literal(projector)}`;
 }
 
 /**

@@ -8,7 +8,10 @@ import type { RecordedEvent } from '../src/ledger/port.js';
 
 /**
  * Where a projector's statements run: the runner's batch transaction (or a replay's). SQL uses
- * `?` placeholders, as with knex; a `Knex.Transaction` is one.
+ * `?` placeholders, as with knex. Statements run in the order `raw` is called, also when the
+ * caller sends the next before the previous has answered: a projector sends the statements that
+ * need no answer in between together (one round trip on a pipelined connection). Over knex,
+ * `inOrder` (in-order.ts) gives that order.
  */
 export interface ProjectionTransaction {
   raw(sql: string, bindings?: readonly Knex.RawBinding[]): PromiseLike<unknown>;

@@ -15,6 +15,7 @@ import type { Ledger, RecordedEvent } from '../src/ledger/port.js';
 import { prepareProjectors, readCheckpoints } from './checkpoints.js';
 import { lockBatch, lockMigrations } from './locks.js';
 import { CHECKPOINT_CHANNEL, noticePayload } from './notifications.js';
+import { inOrder } from './in-order.js';
 import type { Projector } from './projector.js';
 import { checkSchemaName, qualified } from './sql.js';
 
@@ -48,7 +49,7 @@ async function applyPage(
   projector: Projector,
   events: readonly RecordedEvent[],
 ): Promise<void> {
-  await projector.handle(trx, events, schema);
+  await projector.handle(inOrder(trx), events, schema);
   await trx.raw(
     `UPDATE ${qualified(schema, 'projection_checkpoints')} SET position = ? WHERE projector = ?`,
     [events[events.length - 1]!.position, projector.name],

@@ -220,15 +220,13 @@ export class ProjectorWorker {
   ): Promise<Outcome> {
     const { db, schema, instance } = this.ctx;
     const { name, version } = this.projector;
-    // Batch lock first, before anything names a table: during a swap it waits, then the
-    // checkpoint lock resolves the new schema.
-    return inBatchTransaction(db, schema, name, async (trx, row) => {
-      if (row?.version !== version) throw new VersionChangedError(name, version, row?.version);
-      if (row.position !== from) return 'moved';
-      if (batch.length > 0) await this.projector.handle(trx, batch, schema);
-      await trx.commit(to, instance);
-      return 'applied';
-    });
+    return inBatchTransaction(
+      db,
+      { schema, projector: name, version, from, to, instance },
+      async (trx) => {
+        if (batch.length > 0) await this.projector.handle(trx, batch, schema);
+      },
+    );
   }
 
   /** Backoff that `stop()` and a lost leadership cut short. */

@@ -39,13 +39,16 @@ export function auctionsProjector(): Projector {
       );
       const sql = sqlFor(schema);
 
-      await auctionColumns.run(trx, sql.insertAuctions, batch.auctions);
-      await auctionKeyColumns.run(trx, sql.recordAuctionedOrders, batch.auctions);
-      await solutionColumns.run(trx, sql.insertSolutions, batch.solutions);
-      await solutionOrderColumns.run(trx, sql.insertSolutionOrders, batch.solutionOrders);
-      await tokenPriceColumns.run(trx, sql.upsertTokenPrices, batch.tokenPrices);
-      await attemptColumns.run(trx, sql.replaceAttempts, batch.replaceAttempts);
-      await attemptColumns.run(trx, sql.failAttempts, batch.failAttempts);
+      // Sent together, run in this order (one connection runs its statements as sent).
+      await Promise.all([
+        auctionColumns.run(trx, sql.insertAuctions, batch.auctions),
+        auctionKeyColumns.run(trx, sql.recordAuctionedOrders, batch.auctions),
+        solutionColumns.run(trx, sql.insertSolutions, batch.solutions),
+        solutionOrderColumns.run(trx, sql.insertSolutionOrders, batch.solutionOrders),
+        tokenPriceColumns.run(trx, sql.upsertTokenPrices, batch.tokenPrices),
+        attemptColumns.run(trx, sql.replaceAttempts, batch.replaceAttempts),
+        attemptColumns.run(trx, sql.failAttempts, batch.failAttempts),
+      ]);
     },
   };
 }

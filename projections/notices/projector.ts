@@ -54,7 +54,7 @@ export function noticesProjector(): Projector {
       const derived = deriveNotices(batch, loaded);
 
       // The state upsert is on its way while the notices' bindings are built; the connection
-      // runs the two statements in this order.
+      // runs the two statements in this order (on a pipelined one, they go together).
       const upserted = orderColumns.run(trx, sql.upsertOrders, derived.orders);
       // Awaited below; until then a failure must not count as an unhandled rejection.
       upserted.catch(() => undefined);
@@ -84,9 +84,12 @@ export function noticesProjector(): Projector {
         )) as Rows<LoadedSubscription>
       ).rows;
       const { added, removed, outbox } = applySubscriptions(subscriptions, derived, inserted);
-      await subscriptionColumns.run(trx, sql.insertSubscriptions, added);
-      await removalColumns.run(trx, sql.removeSubscriptions, removed);
-      await outboxColumns.run(trx, sql.insertOutbox, outbox);
+      // Sent together, run in this order (one connection runs its statements as sent).
+      await Promise.all([
+        subscriptionColumns.run(trx, sql.insertSubscriptions, added),
+        removalColumns.run(trx, sql.removeSubscriptions, removed),
+        outboxColumns.run(trx, sql.insertOutbox, outbox),
+      ]);
     },
   };
 }

@@ -33,12 +33,15 @@ export function ordersProjector(): Projector {
       const batch = reduceOrderEvents(eventsOfTypes<OrderEvent['type']>(events, ORDER_EVENT_TYPES));
       const sql = sqlFor(schema);
 
-      await cancellationColumns.run(trx, sql.cancel, batch.cancellations);
-      await placedColumns.run(trx, sql.insertPlaced, batch.placed);
-      await chainEffectsColumns.run(trx, sql.addChainEffects, batch.chainEffects);
-      // Reverts first: a log that comes back after its revert is present again.
-      await presignatureColumns.run(trx, sql.revertPresign, batch.revertedPresignatures);
-      await presignatureColumns.run(trx, sql.presign, batch.presignatures);
+      // Sent together, run in this order (one connection runs its statements as sent).
+      await Promise.all([
+        cancellationColumns.run(trx, sql.cancel, batch.cancellations),
+        placedColumns.run(trx, sql.insertPlaced, batch.placed),
+        chainEffectsColumns.run(trx, sql.addChainEffects, batch.chainEffects),
+        // Reverts first: a log that comes back after its revert is present again.
+        presignatureColumns.run(trx, sql.revertPresign, batch.revertedPresignatures),
+        presignatureColumns.run(trx, sql.presign, batch.presignatures),
+      ]);
     },
   };
 }

@@ -28,11 +28,14 @@ export function tradesProjector(): Projector {
       const batch = reduceTradeEvents(eventsOfTypes<TradeEvent['type']>(events, TRADE_EVENT_TYPES));
       const sql = sqlFor(schema);
 
-      // A log's last word in the batch is either an insert or a delete, never both.
-      await logKeyColumns.run(trx, sql.deleteTrades, batch.revertedTrades);
-      await tradeColumns.run(trx, sql.insertTrades, batch.trades);
-      await logKeyColumns.run(trx, sql.deleteSettlements, batch.revertedSettlements);
-      await settlementColumns.run(trx, sql.insertSettlements, batch.settlements);
+      // A log's last word in the batch is either an insert or a delete, never both. Sent
+      // together, run in this order (one connection runs its statements as sent).
+      await Promise.all([
+        logKeyColumns.run(trx, sql.deleteTrades, batch.revertedTrades),
+        tradeColumns.run(trx, sql.insertTrades, batch.trades),
+        logKeyColumns.run(trx, sql.deleteSettlements, batch.revertedSettlements),
+        settlementColumns.run(trx, sql.insertSettlements, batch.settlements),
+      ]);
     },
   };
 }

@@ -78,14 +78,23 @@ export function createPool(url: string, deadlines: PostgresDeadlines, max: numbe
 /**
  * The connection and pool settings of a knex instance on `url` with these deadlines. The
  * settings are what `dedicatedConnectionConfig` copies, so dedicated connections keep them.
+ * `pipelined` puts the connections in pg's pipeline mode: queries are sent without waiting for
+ * the answers of those before (the projectors' batch transactions, projections/batch-transaction.ts).
  */
 export function knexOptions(
   url: string,
   deadlines: PostgresDeadlines,
   pool: { min: number; max: number },
+  { pipelined = false }: { pipelined?: boolean } = {},
 ): Pick<Knex.Config, 'connection' | 'acquireConnectionTimeout' | 'pool'> {
+  // knex hands these to `new pg.Client()` as they are; its types do not know `pipeline`.
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    ...deadlineSettings(deadlines),
+    pipeline: pipelined,
+  };
   return {
-    connection: { connectionString: url, ...deadlineSettings(deadlines) },
+    connection: connection as Knex.PgConnectionConfig,
     acquireConnectionTimeout: deadlines.connectMs,
     pool: {
       ...pool,

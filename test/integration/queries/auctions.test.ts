@@ -3,6 +3,7 @@
  * the auctions and orders read models once per auction and served from then on, unless some
  * order it names was not in the orders read model yet.
  */
+import { inOrder } from '../../../projections/in-order.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
@@ -59,7 +60,7 @@ describe('auction queries: the latest auction, whole', () => {
   let db: Knex;
   let queries: AuctionQueries;
   const apply = async (projector: Projector, ...events: DomainEvent[]) =>
-    projector.handle(db, events.map(recorded), 'read');
+    projector.handle(inOrder(db), events.map(recorded), 'read');
 
   before(async () => {
     db = knex({ client: 'pg', connection: await freshDatabase(), pool: { min: 0, max: 4 } });

@@ -3,6 +3,7 @@
  * event loop goes to PostgreSQL as one statement, and each caller still gets exactly what the
  * lone query (one pair, kind and `now`) gives: the newest 100 quotes expiring after its `now`.
  */
+import { inOrder } from '../../../projections/in-order.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -123,7 +124,7 @@ describe('quote queries', () => {
     await db.raw('CREATE SCHEMA read');
     const projector = quotesProjector();
     await projector.migrate(db, 'read');
-    await projector.handle(db, quotes().map(recorded), 'read');
+    await projector.handle(inOrder(db), quotes().map(recorded), 'read');
     queries = createQuoteQueries(db);
     alone = async ({ network, pair, now }) => {
       const { rows } = await db.raw<{ rows: { quote: QuoteCreatedV1 }[] }>(
