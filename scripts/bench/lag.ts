@@ -29,7 +29,7 @@ import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
-import { DEFAULT_POSTGRES_DEADLINES } from '../../src/postgres/connection-options.js';
+import { DEFAULT_POSTGRES_DEADLINES, knexOptions } from '../../src/postgres/connection-options.js';
 import { startProjectionThread } from '../../src/projection-thread.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
@@ -272,7 +272,11 @@ async function main(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 24 });
     pool.on('error', () => undefined);
     scratch.onStop(() => pool.end());
-    const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 16 } });
+    // Pipelined, as the projection thread's read-model connections (for `--engine in-process`).
+    const db = knex({
+      client: 'pg',
+      ...knexOptions(url, DEFAULT_POSTGRES_DEADLINES, { min: 0, max: 16 }, { pipelined: true }),
+    });
     scratch.onStop(() => db.destroy());
     const ledger = await createPostgresLedger({ pool });
     scratch.onStop(() => ledger.close());
