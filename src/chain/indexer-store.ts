@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { ChainFact, Hex } from '../domain/events.js';
+import { LOCK_CHAIN_MIGRATIONS } from './migration-lock.js';
 import type { InTransaction } from './ports.js';
 
 export interface BlockRef {
@@ -22,6 +23,7 @@ export interface IndexedFact {
 
 export async function migrateIndexerStore(pool: pg.Pool): Promise<void> {
   await pool.query(`
+    ${LOCK_CHAIN_MIGRATIONS}
     CREATE SCHEMA IF NOT EXISTS chain;
     CREATE TABLE IF NOT EXISTS chain.indexer_cursors (
       network text PRIMARY KEY,

@@ -7,11 +7,13 @@
 import type pg from 'pg';
 import type { Address, Hex } from '../domain/events.js';
 import type { BlockRef } from './indexer-store.js';
+import { LOCK_CHAIN_MIGRATIONS } from './migration-lock.js';
 import type { InTransaction } from './ports.js';
 import type { BalanceChange } from './transfer-logs.js';
 
 export async function migrateTokenHoldersStore(pool: pg.Pool): Promise<void> {
   await pool.query(`
+    ${LOCK_CHAIN_MIGRATIONS}
     CREATE SCHEMA IF NOT EXISTS chain;
     CREATE TABLE IF NOT EXISTS chain.token_cursors (
       network text NOT NULL,
