@@ -33,6 +33,7 @@ import {
   VersionChangedError,
   type CheckpointRow,
 } from './checkpoints.js';
+import { oneAtATime } from './in-order.js';
 import { lockBatchSql } from './locks.js';
 import type { ProjectionTransaction } from './projector.js';
 
@@ -53,17 +54,28 @@ const GUARD_FAILED = '22012';
 
 const literal = (value: string): string => pg.escapeLiteral(value);
 
-class PipelinedTransaction implements ProjectionTransaction {
-  constructor(
-    private readonly db: Knex,
-    private readonly client: pg.Client,
-  ) {}
+type Send = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
-  /** Sends the statement at once (knex's `?` placeholders, as knex would bind them). */
-  raw(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<pg.QueryResult> {
-    const native = this.db.raw(sql, bindings).toSQL().toNative();
-    return this.client.query(native.sql, native.bindings as unknown[]);
-  }
+/**
+ * How the batch's statements reach the connection: at once on a pipelined one, one after
+ * another on any other (pg must not be handed a query while it runs one).
+ */
+function sender(client: pg.Client): Send {
+  const send: Send = (text, values) => client.query(text, values);
+  return client.pipeline ? send : oneAtATime(send);
+}
+
+/** The projector's view of the batch: knex's `?` placeholders, bound as knex would bind them. */
+function projectionTransaction(db: Knex, send: Send): ProjectionTransaction {
+  return {
+    raw(sql, bindings = []) {
+      const native = db
+        .raw(sql, [...bindings])
+        .toSQL()
+        .toNative();
+      return send(native.sql, native.bindings as unknown[]);
+    },
+  };
 }
 
 /**
@@ -78,6 +90,7 @@ export async function inBatchTransaction(
 ): Promise<'applied' | 'moved'> {
   const { schema, projector, version } = move;
   const client = (await db.client.acquireConnection()) as pg.Client;
+  const send = sender(client);
   try {
     const guard = `${lockBatchSql(schema, projector, literal)}; ${guardCheckpointSql(
       schema,
@@ -85,15 +98,16 @@ export async function inBatchTransaction(
       { version, position: move.from },
       literal,
     )}`;
-    const begun = client.query(`BEGIN; ${guard}`);
+    const begun = send(`BEGIN; ${guard}`);
     // Awaited below; until then a failure must not count as an unhandled rejection.
     begun.catch(() => undefined);
     try {
-      await body(new PipelinedTransaction(db, client));
+      await body(projectionTransaction(db, send));
       const moved = moveCheckpointSql(schema, projector, move.to, move.instance, literal);
-      await client.query(`${moved}; COMMIT`);
+      await send(`${moved}; COMMIT`);
     } catch (err) {
-      await rollback(client);
+      // Behind whatever the batch still has in flight: its first failure ended the wait.
+      await rollback(client, send);
       // Everything after a failed guard failed in its wake: the guard's failure is the cause.
       const cause = await begun.then(
         () => err,
@@ -133,9 +147,9 @@ async function whyGuardFailed(
  * A connection must never return to the pool inside a transaction: when even ROLLBACK fails,
  * it is closed instead (the pool then discards it, and Postgres aborts what was left open).
  */
-async function rollback(client: pg.Client): Promise<void> {
+async function rollback(client: pg.Client, send: Send): Promise<void> {
   try {
-    await client.query('ROLLBACK');
+    await send('ROLLBACK');
   } catch {
     await client.end().catch(() => undefined);
   }
