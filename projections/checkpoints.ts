@@ -100,7 +100,7 @@ export function guardCheckpointSql(
   return `SELECT 1 / count(*) FILTER (
       WHERE version = ${expected.version} AND position IS NOT DISTINCT FROM ${position}) AS guard
     FROM (SELECT version, position FROM ${qualified(schema, TABLE)}
-      WHERE projector = ${literal(projector)} FOR UPDATE) AS row`;
+      WHERE projector = ${literal(projector)} FOR UPDATE) AS checkpoint`;
 }
 
 /** The statement that reads the projector's row, for a simple-protocol query. */

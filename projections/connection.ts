@@ -9,5 +9,6 @@ import type pg from 'pg';
 export function dedicatedConnectionConfig(db: Knex): pg.ClientConfig {
   const settings = db.client.connectionSettings as pg.ClientConfig;
   // knex hides the password from enumeration (to keep it out of logs); a spread would drop it.
-  return { ...settings, password: settings.password, keepAlive: true };
+  // A session that waits on a lock or listens has nothing to pipeline (batch-transaction.ts).
+  return { ...settings, password: settings.password, keepAlive: true, pipeline: false };
 }

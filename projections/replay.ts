@@ -14,9 +14,9 @@
 import type { Knex } from 'knex';
 import type { Ledger, RecordedEvent } from '../src/ledger/port.js';
 import { prepareProjectors, readCheckpoints } from './checkpoints.js';
+import { inOrder } from './in-order.js';
 import { lockBatch, lockMigrations } from './locks.js';
 import { CHECKPOINT_CHANNEL, noticePayload } from './notifications.js';
-import { inOrder } from './in-order.js';
 import type { Projector } from './projector.js';
 import { checkSchemaName, qualified } from './sql.js';
 
