@@ -15,7 +15,9 @@ import {
 import { inOrder } from '../../../projections/in-order.js';
 import type { Projector } from '../../../projections/projector.js';
 import { knexOptions } from '../../../src/postgres/connection-options.js';
+import { holdLock } from '../../support/held-lock.js';
 import { freshDatabase } from '../../support/postgres.js';
+import { waitFor } from '../../support/wait.js';
 
 const SCHEMA = 'read';
 const items: Projector = {
@@ -151,24 +153,40 @@ for (const pipeline of [true, false]) {
 }
 
 describe('inOrder', () => {
+  let url: string;
   let db: Knex;
   const rows = async () =>
     (await db.raw<{ rows: { n: number; v: string }[] }>('SELECT n, v FROM items ORDER BY n')).rows;
 
   before(async () => {
-    db = knex({ client: 'pg', connection: await freshDatabase(), pool: { min: 0, max: 2 } });
+    url = await freshDatabase();
+    db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
     await db.raw('CREATE TABLE items (n int PRIMARY KEY, v text)');
   });
   after(() => db?.destroy());
 
   it('runs knex statements in the order they are sent, even on a pool', async () => {
-    const trx = inOrder(db);
-    await Promise.all([
-      // Slow: on a pool, the statements after it would otherwise run first, on another connection.
-      trx.raw(`INSERT INTO items (n, v) SELECT ?, ? FROM pg_sleep(0.2)`, [1, 'a']),
-      trx.raw('UPDATE items SET v = ? WHERE n = ?', ['a2', 1]),
-      trx.raw('DELETE FROM items WHERE v = ?', ['a']),
-    ]);
-    expect(await rows()).to.deep.equal([{ n: 1, v: 'a2' }]);
+    // The first statement waits on a lock the test holds: on a pool, the statements sent after
+    // it would otherwise run meanwhile, on another connection.
+    const lock = await holdLock(url, 'in-order-test');
+    try {
+      const trx = inOrder(db);
+      const sent = Promise.all([
+        trx.raw(`INSERT INTO items (n, v) SELECT ?, ? FROM (${lock.waitStatement}) AS held`, [
+          1,
+          'a',
+        ]),
+        trx.raw('UPDATE items SET v = ? WHERE n = ?', ['a2', 1]),
+        trx.raw('DELETE FROM items WHERE v = ?', ['a']),
+      ]);
+      await waitFor(async () => (await lock.waiting()) === 1, {
+        description: 'the first statement to wait on the lock',
+      });
+      await lock.release();
+      await sent;
+      expect(await rows()).to.deep.equal([{ n: 1, v: 'a2' }]);
+    } finally {
+      await lock.close();
+    }
   });
 });
