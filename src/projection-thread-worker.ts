@@ -49,6 +49,10 @@ async function start(): Promise<ProjectionEngine> {
           onError: (err) => reportError(err),
         });
   opened.push(() => ledger.close());
+  // What knex warns of (a connection that failed or dropped) also fails the query, which the
+  // engine reports; its errors are reported as the engine's. Without a logger of its own knex
+  // prints to the console, between the service's JSON lines.
+  const log = { warn: () => undefined, error: (message: unknown) => reportError(message) };
   const db: Knex = knex({
     client: 'pg',
     // Pipelined: a batch transaction's statements go without waiting for each other.
@@ -58,15 +62,14 @@ async function start(): Promise<ProjectionEngine> {
       { min: 0, max: READ_MODEL_POOL_MAX },
       { pipelined: true },
     ),
-    // What knex warns of (a connection that failed or dropped) also fails the query, which the
-    // engine reports; its errors are reported as the engine's.
-    log: { warn: () => undefined, error: (message: unknown) => reportError(message) },
+    log,
   });
   opened.push(() => db.destroy());
   // Only for the start: the read models' migrations run without the statement deadline.
   const migrationDb: Knex = knex({
     client: 'pg',
     ...migrationKnexOptions(data.databaseUrl, data.deadlines),
+    log,
   });
   let engine: ProjectionEngine;
   try {
