@@ -68,7 +68,10 @@ class Connection {
     const headEnd = all.indexOf(HEAD_END);
     if (headEnd < 0) return;
     const head = all.toString('latin1', 0, headEnd);
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+    const status = Number(head.slice(9, 12));
+    // These never carry a body (RFC 9110 §6.4.1), nor, from Node's server, a Content-Length.
+    const bodyless = status === 204 || status === 304;
+    const length = bodyless ? '0' : /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
     if (length === undefined) {
       this.fail(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
       return;
@@ -81,7 +84,7 @@ class Connection {
     this.size = 0;
     if (/\r\nconnection: *close/i.test(head)) this.destroy();
     job.resolve({
-      status: Number(head.slice(9, 12)),
+      status,
       body: all.toString('utf8', bodyStart, bodyStart + Number(length)),
     });
     this.onFree(this);

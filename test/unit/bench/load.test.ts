@@ -75,6 +75,34 @@ describe('the benchmarks’ HTTP load generator', () => {
     }
   });
 
+  it('reads answers without a body, and refuses one whose length it cannot know', async () => {
+    const server = await testServer((req, _body, res) => {
+      if (req.url === '/chunked') {
+        res.write('"a"');
+        res.end();
+        return;
+      }
+      res.statusCode = 204;
+      res.end();
+    });
+    const client = httpClient(server.url, 1);
+    try {
+      expect(await client.send({ method: 'GET', path: '/empty' })).to.deep.equal({
+        status: 204,
+        body: '',
+      });
+      let failure: unknown = null;
+      await client.send({ method: 'GET', path: '/chunked' }).catch((error: unknown) => {
+        failure = error;
+      });
+      expect(String(failure)).to.match(/without Content-Length/);
+      expect((await client.send({ method: 'GET', path: '/again' })).status).to.equal(204);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+
   it('opens a new connection when the server closes one, and reports a connection lost mid-request', async () => {
     let served = 0;
     const server = await testServer((req, _body, res) => {
