@@ -121,7 +121,12 @@ export function httpClient(
   const hostLine = `Host: ${url.host}\r\n`;
 
   const onFree = (connection: Connection) => {
-    if (!connection.usable) open.delete(connection);
+    if (!connection.usable) {
+      open.delete(connection);
+      // The server may close a connection while it waits in `idle` (its keep-alive timeout).
+      const index = idle.indexOf(connection);
+      if (index >= 0) idle.splice(index, 1);
+    }
     const next = waiting.shift();
     if (!next) {
       if (connection.usable) idle.push(connection);

@@ -1,12 +1,13 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { expect } from 'chai';
 import { httpClient, runLoad } from '../../../scripts/bench/load.js';
+import { waitFor, withDeadline } from '../../support/wait.js';
 
 /** A real HTTP server on a free port, counting the connections it accepted. */
 async function testServer(
   answer: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void,
-): Promise<{ url: URL; connections: () => number; close(): Promise<void> }> {
+): Promise<{ url: URL; http: http.Server; connections: () => number; close(): Promise<void> }> {
   let connections = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -18,6 +19,7 @@ async function testServer(
   const { port } = server.address() as AddressInfo;
   return {
     url: new URL(`http://127.0.0.1:${port}`),
+    http: server,
     connections: () => connections,
     close: () => {
       server.closeAllConnections();
@@ -127,6 +129,24 @@ describe('the benchmarks’ HTTP load generator', () => {
       expect(failure).to.be.instanceOf(Error);
       expect((await client.send({ method: 'GET', path: '/c' })).body).to.equal('"ok"');
       expect(served).to.equal(4);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+
+  it('sends on a new connection once the server has closed an idle one', async () => {
+    let closed = 0;
+    const server = await testServer((_req, _body, res) => res.end('"ok"'));
+    server.http.keepAliveTimeout = 50;
+    server.http.on('connection', (socket: Socket) => socket.on('close', () => closed++));
+    const client = httpClient(server.url, 4);
+    try {
+      await client.send({ method: 'GET', path: '/a' });
+      await waitFor(() => closed === 1, { timeoutMs: 5_000, description: 'the idle close' });
+      const second = client.send({ method: 'GET', path: '/b' });
+      expect((await withDeadline(second, 5_000, 'the second answer')).body).to.equal('"ok"');
+      expect(server.connections()).to.equal(2);
     } finally {
       client.close();
       await server.close();
