@@ -30,13 +30,18 @@ export type FromProjectionThread =
   /** Start-up failed; what it had opened is closed. */
   | { type: 'failed'; error: ErrorRecord }
   /**
+   * The thread's V8 heap in use, in bytes, answering the `memory` message with this `id` (after a
+   * full collection when the process runs with `--expose-gc`, as the soak bench does).
+   */
+  | { type: 'memory'; id: number; heapUsed: number }
+  /**
    * Stopped (asked to, or after a failed start): everything is closed or closing. Sessions still
    * ending (one waiting on a lock ends only when the server next reads it) would keep the thread
    * alive for a while: the service thread terminates it instead.
    */
   | { type: 'stopped' };
 
-export type ToProjectionThread = { type: 'stop' };
+export type ToProjectionThread = { type: 'stop' } | { type: 'memory'; id: number };
 
 export function errorRecord(error: unknown): ErrorRecord {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

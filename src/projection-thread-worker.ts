@@ -4,6 +4,7 @@
  * (`startProjections`), and tells the service thread each checkpoint it learns and each failure
  * its engine retries. It stops when asked to, after its batches in flight, and says so.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import knex, { type Knex } from 'knex';
 import type pg from 'pg';
@@ -95,8 +96,16 @@ async function close(): Promise<void> {
   post({ type: 'stopped' });
 }
 
+/** The V8 heap in use by this thread's own isolate (the service thread's is another). */
+function heapUsed(): number {
+  // Exposed only with --expose-gc: then the figure is what the thread retains, not garbage.
+  (globalThis as { gc?: () => void }).gc?.();
+  return getHeapStatistics().used_heap_size;
+}
+
 port.on('message', (message: ToProjectionThread) => {
   if (message.type === 'stop') void close();
+  else post({ type: 'memory', id: message.id, heapUsed: heapUsed() });
 });
 
 try {

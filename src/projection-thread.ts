@@ -47,10 +47,23 @@ const WORKER_URL = new URL('./projection-thread-worker.ts', import.meta.url).hre
 const STOP_DEADLINE_MS = 15_000;
 const restartDelay = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt);
 
+/** The engine on its thread, which can also say how much heap the thread holds. */
+export interface ProjectionThreadEngine extends ProjectionEngine {
+  /**
+   * The thread's V8 heap in use, in bytes (after a full collection when the process runs with
+   * `--expose-gc`); null while no thread runs, or when it does not answer within a second (a
+   * thread busy that long is reported by its lag, not here).
+   */
+  heapUsed(): Promise<number | null>;
+}
+
+/** How long `heapUsed` waits for the thread's answer. */
+const MEMORY_ANSWER_MS = 1_000;
+
 /** Starts the thread; resolves once its read models are migrated and its projectors follow. */
 export async function startProjectionThread(
   options: ProjectionThreadOptions,
-): Promise<ProjectionEngine> {
+): Promise<ProjectionThreadEngine> {
   const { comparePositions, onError, workerUrl = WORKER_URL, ...data } = options;
   const board = new CheckpointBoard(
     allProjectors().map((p) => p.name),
@@ -61,6 +74,9 @@ export async function startProjectionThread(
   let restartTimer: NodeJS.Timeout | undefined;
   /** The thread running now, or starting again after one that ended unasked. */
   let current: Promise<Thread> | undefined;
+  /** The `heapUsed` calls waiting for the thread's answer, by the id of their question. */
+  const memoryWaits = new Map<number, (heapUsed: number | null) => void>();
+  let lastMemoryQuestion = 0;
 
   /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
   const launch = (): Promise<Thread> =>
@@ -85,6 +101,9 @@ export async function startProjectionThread(
           case 'failed':
             reject(fromRecord(message.error));
             return;
+          case 'memory':
+            memoryWaits.get(message.id)?.(message.heapUsed);
+            return;
           case 'stopped':
             void worker.terminate();
             return;
@@ -93,6 +112,8 @@ export async function startProjectionThread(
       // An uncaught exception on the thread; 'exit' follows.
       worker.on('error', (err) => (ready ? onError(err) : reject(err)));
       worker.on('exit', (code) => {
+        // An ended thread answers no more.
+        for (const answer of memoryWaits.values()) answer(null);
         if (!ready) {
           reject(new Error(`the projection thread ended at start-up (exit code ${code})`));
         } else if (!stopping) {
@@ -131,6 +152,21 @@ export async function startProjectionThread(
   return {
     waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),
     checkpoint: (projector) => board.get(projector),
+    heapUsed: async () => {
+      const thread = await current?.catch(() => undefined);
+      if (!thread || stopping) return null;
+      const id = ++lastMemoryQuestion;
+      return new Promise<number | null>((resolve) => {
+        const answer = (heapUsed: number | null) => {
+          clearTimeout(deadline);
+          memoryWaits.delete(id);
+          resolve(heapUsed);
+        };
+        const deadline = setTimeout(() => answer(null), MEMORY_ANSWER_MS);
+        memoryWaits.set(id, answer);
+        thread.worker.postMessage({ type: 'memory', id } satisfies ToProjectionThread);
+      });
+    },
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

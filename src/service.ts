@@ -308,6 +308,16 @@ export async function startService(
         );
       },
     });
+    new Gauge({
+      name: 'batchbook_projection_thread_heap_used_bytes',
+      help: "The projection thread's V8 heap in use (nodejs_heap_size_used_bytes is this thread's)",
+      registers: [metrics.registry],
+      async collect() {
+        // No answer (the thread restarting, or busy for a second) leaves the last value.
+        const heapUsed = await projections.heapUsed();
+        if (heapUsed !== null) this.set(heapUsed);
+      },
+    });
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>

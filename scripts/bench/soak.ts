@@ -14,12 +14,15 @@
  * Every 10 s the main thread, which is the service's, samples `process.memoryUsage()`: heapUsed
  * and external are this thread's isolate (the service; the load generator has its own), rss the
  * whole process. The npm script runs node with --expose-gc, and each sample follows a full
- * `gc()`: heapUsed is then what the service retains, not garbage awaiting collection.
+ * `gc()`: heapUsed is then what the service retains, not garbage awaiting collection. The
+ * projection thread's heap, another isolate, is read from the service's `/metrics`
+ * (`batchbook_projection_thread_heap_used_bytes`), after a full collection on that thread too.
  *
  * Each minute's heap floor is the lowest heapUsed of its samples: work in flight lifts single
  * samples by 10–35 MiB here (mostly AuctionClosed events of ~3,750 orders, decoded by each
  * projector's subscription), a leak lifts the floor.
- * Verdict: flat when the least-squares slope of the floors over the last 8 minutes is within
+ * Verdict, for each of the two heaps: flat when the least-squares slope of the floors over the
+ * last 8 minutes is within
  * ±FLAT_MIB_PER_MINUTE. At 100 orders/s the service accepts 6,000 orders a minute, so 0.5 MiB/min
  * is what retaining ~90 bytes per accepted order would add: any per-order leak (one small object
  * in a map) exceeds it. "Inconclusive" when two standard errors of the slope exceed the bound.
@@ -45,6 +48,8 @@ interface Sample {
   /** minutes since the load started */
   at: number;
   heapUsed: number;
+  /** The projection thread's heap in use (null: the service did not say). */
+  projectionHeapUsed: number | null;
   rss: number;
   external: number;
 }
@@ -78,18 +83,42 @@ function options(): Options {
   };
 }
 
-function sampleMemory(began: number): Sample {
-  globalThis.gc?.();
-  const { heapUsed, rss, external } = process.memoryUsage();
-  return { at: (performance.now() - began) / 60_000, heapUsed, rss, external };
+const PROJECTION_HEAP = /^batchbook_projection_thread_heap_used_bytes (\S+)$/m;
+
+/** The projection thread's heap in use, as the service's `/metrics` tells it. */
+async function projectionHeapUsed(url: string, apiKey: string): Promise<number | null> {
+  const response = await fetch(`${url}/metrics`, { headers: { 'x-api-key': apiKey } });
+  const value = PROJECTION_HEAP.exec(await response.text())?.[1];
+  // An unanswered gauge reads 0 until the thread first answers.
+  return value === undefined || Number(value) === 0 ? null : Number(value);
 }
 
-/** What one minute's samples say: the heap's floor and peak, rss and external at its end. */
-interface MinuteMemory {
+async function sampleMemory(
+  began: number,
+  projectionHeap: () => Promise<number | null>,
+): Promise<Sample> {
+  globalThis.gc?.();
+  const { heapUsed, rss, external } = process.memoryUsage();
+  const at = (performance.now() - began) / 60_000;
+  return { at, heapUsed, projectionHeapUsed: await projectionHeap(), rss, external };
+}
+
+/** The lowest and the highest of a minute's samples of one heap, bytes. */
+interface HeapRange {
   floor: number;
   peak: number;
+}
+
+/** What one minute's samples say: both heaps' ranges, rss and external at its end. */
+interface MinuteMemory {
+  service: HeapRange;
+  projection: HeapRange | null;
   rss: number;
   external: number;
+}
+
+function heapRange(values: readonly number[]): HeapRange | null {
+  return values.length ? { floor: Math.min(...values), peak: Math.max(...values) } : null;
 }
 
 function minuteMemory(samples: readonly Sample[], minute: number): MinuteMemory | undefined {
@@ -97,10 +126,9 @@ function minuteMemory(samples: readonly Sample[], minute: number): MinuteMemory 
   const of = samples.filter((s) => s.at > minute - 0.95 && s.at <= minute + 0.05);
   const last = of.at(-1);
   if (!last) return undefined;
-  const heaps = of.map((s) => s.heapUsed);
   return {
-    floor: Math.min(...heaps),
-    peak: Math.max(...heaps),
+    service: heapRange(of.map((s) => s.heapUsed))!,
+    projection: heapRange(of.flatMap((s) => s.projectionHeapUsed ?? [])),
     rss: last.rss,
     external: last.external,
   };
@@ -124,6 +152,8 @@ function verdict(slope: number, stderr: number): string {
 }
 
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+const range = (heap: HeapRange | null | undefined) =>
+  heap ? `${mib(heap.floor)} / ${mib(heap.peak)}` : '-';
 const ms = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(0));
 const SHOWN: [Kind, string][] = [
   ['POST /orders', 'p99 order'],
@@ -149,7 +179,8 @@ function minuteRow(stats: MinuteStats, memory: MinuteMemory | undefined, thread:
     stats.auction ? `${stats.auction.id} (${stats.auction.orders})` : '-',
     `${Math.round(thread.busy * 100)} %`,
     ms(thread.maxDelay),
-    memory ? `${mib(memory.floor)} / ${mib(memory.peak)}` : '-',
+    range(memory?.service),
+    range(memory?.projection),
     memory ? mib(memory.rss) : '-',
     memory ? mib(memory.external) : '-',
   ];
@@ -166,7 +197,8 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
   console.log(`command: ${commandLine()}`);
   console.log(
     `memory sampled every ${SAMPLE_MS / 1000} s ${globalThis.gc ? 'after a full GC' : 'WITHOUT a GC first (run node with --expose-gc)'}; ` +
-      'heapUsed: the lowest / highest sample of the minute; rss, external: its last sample\n',
+      'heapUsed of the service thread and of the projection thread: the lowest / highest sample ' +
+      'of the minute; rss, external: its last sample\n',
   );
   const header = [
     'min',
@@ -178,25 +210,36 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
     'service thread busy',
     'longest stall ms',
     'heapUsed MiB',
+    'projection thread heapUsed MiB',
     'rss MiB',
     'external MiB',
   ];
   const memory = minutes.map(({ stats }) => minuteMemory(samples, stats.minute + 1));
   const rows = minutes.map(({ stats, thread }, i) => minuteRow(stats, memory[i], thread));
   console.log(table([header, ...rows]));
-  const floors = memory
-    .map((m, i): [number, number] | null => (m ? [i + 1, m.floor / MiB] : null))
-    .filter((p): p is [number, number] => p !== null)
-    .slice(-TREND_MINUTES);
-  const { slope, stderr } = trend(floors);
-  const perOrder = (slope * MiB) / (rate * 60);
-  console.log(
-    `\nheapUsed floor slope over the last ${floors.length} min: ` +
-      `${slope.toFixed(2)} ± ${stderr.toFixed(2)} MiB/min (≈ ${Math.round(perOrder)} bytes per accepted order)`,
-  );
-  console.log(
-    `verdict: ${verdict(slope, stderr)} (flat: |slope| ≤ ${FLAT_MIB_PER_MINUTE} MiB/min)`,
-  );
+  const heaps: [string, (m: MinuteMemory) => HeapRange | null][] = [
+    ['service thread', (m) => m.service],
+    ['projection thread', (m) => m.projection],
+  ];
+  console.log('');
+  for (const [name, heap] of heaps) {
+    const floors = memory
+      .map((m, i): [number, number] | null => {
+        const h = m && heap(m);
+        return h ? [i + 1, h.floor / MiB] : null;
+      })
+      .filter((p): p is [number, number] => p !== null)
+      .slice(-TREND_MINUTES);
+    const { slope, stderr } = trend(floors);
+    const perOrder = (slope * MiB) / (rate * 60);
+    console.log(
+      `${name} heapUsed floor slope over the last ${floors.length} min: ` +
+        `${slope.toFixed(2)} ± ${stderr.toFixed(2)} MiB/min (≈ ${Math.round(perOrder)} bytes per accepted order)`,
+    );
+    console.log(
+      `verdict: ${verdict(slope, stderr)} (flat: |slope| ≤ ${FLAT_MIB_PER_MINUTE} MiB/min)`,
+    );
+  }
   console.log(loadAverage());
 }
 
@@ -216,8 +259,13 @@ async function main(): Promise<void> {
       parties: quoteParties(deployment),
     };
     const began = performance.now();
-    const samples: Sample[] = [sampleMemory(began)];
-    const sampler = setInterval(() => samples.push(sampleMemory(began)), SAMPLE_MS);
+    const projectionHeap = () =>
+      projectionHeapUsed(bench.service.url, bench.config.adminApiKey!).catch(() => null);
+    const samples: Sample[] = [await sampleMemory(began, projectionHeap)];
+    const sampler = setInterval(
+      () => void sampleMemory(began, projectionHeap).then((sample) => samples.push(sample)),
+      SAMPLE_MS,
+    );
     const done: Minute[] = [];
     const errors: string[] = [];
     let loop = performance.eventLoopUtilization();

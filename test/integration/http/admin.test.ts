@@ -59,9 +59,12 @@ describe('HTTP: administrative endpoints', () => {
           'batchbook_nodejs_heap_size_used_bytes',
           'batchbook_nodejs_eventloop_lag_p99_seconds',
           'batchbook_delivery_outbox_pending',
+          'batchbook_projection_thread_heap_used_bytes',
         ]) {
           expect(res.text).to.match(new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'));
         }
+        // Read from the projection thread itself: an unanswered gauge would read 0.
+        expect(sample(res.text, /^batchbook_projection_thread_heap_used_bytes /)).to.be.above(1e6);
       }
     });
 

@@ -59,6 +59,18 @@ describe('projection thread: the engine on a thread of its own', () => {
     expect(errors).to.deep.equal([]);
   });
 
+  it('answers each question about its heap, and none once stopped', async () => {
+    const thread = await start(t.url);
+    engine = thread;
+    const answers = await Promise.all([thread.heapUsed(), thread.heapUsed(), thread.heapUsed()]);
+    for (const heapUsed of answers) {
+      // Its own isolate's heap: megabytes of code and engine state, not the process's gigabytes.
+      expect(heapUsed).to.be.a('number').within(1e6, 1e9);
+    }
+    await thread.stop();
+    expect(await thread.heapUsed()).to.equal(null);
+  });
+
   it('stops after its batches: later waits answer false at once', async () => {
     engine = await start(t.url);
     await engine.stop();
