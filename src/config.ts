@@ -52,10 +52,20 @@ export interface Config {
   maxLimitOrdersPerOwner: number;
   /** Upper bound a write waits for its own projection before answering (read-your-writes). */
   readYourWritesTimeoutMs: number;
+  /**
+   * The projection thread's heap bound (MiB): a projector that leaks ends its thread, which
+   * starts again from its checkpoints, instead of growing the whole process.
+   */
+  projectionThreadHeapMb: number;
   /** Requests per second per client (burst the same); 0 disables a limit. */
   rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
+  /**
+   * Proxies in front of the service that append the caller to `X-Forwarded-For`: the caller is
+   * the entry the outermost of them added. 0: the header is ignored (anyone could forge it).
+   */
+  trustedProxies: number;
   /**
    * The operators' key (`ADMIN_API_KEY`): administrative endpoints (`GET /metrics`) need it in
    * `X-API-Key` or `Authorization: Bearer`. Null: they answer 503.
@@ -87,6 +97,11 @@ export interface NotificationsConfig {
     backoffBaseMs: number;
     backoffMaxMs: number;
     webhookTimeoutMs: number;
+    /**
+     * Whether webhooks and push endpoints may be private, loopback or other non-public
+     * addresses. Off, a subscriber cannot make the server send into its own network (SSRF).
+     */
+    allowPrivateAddresses: boolean;
   };
   /** Null: no e-mail channel (subscribing one is refused). */
   email: { smtpUrl: string; from: string } | null;
@@ -134,7 +149,8 @@ function url(env: Env, name: string, protocols: readonly string[]): string | nul
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(name, `is not a URL: "${raw}"`);
+    // Not echoed: URLs here carry passwords and API keys (SMTP_URL, REDIS_URL, RPC URLs).
+    throw new ConfigError(name, 'is not a URL');
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
@@ -213,9 +229,26 @@ function driverKeys(env: Env): Map<string, Hex> {
 }
 
 /**
+ * The VAPID subject push services may contact: a `mailto:` or `https:` URL of the operator's.
+ * Only the devnet alone may go without one (push services refuse a `localhost` contact).
+ */
+function vapidSubject(env: Env, localOnly: boolean): string {
+  const subject = env.WEB_PUSH_SUBJECT;
+  if (!subject) {
+    if (localOnly) return 'mailto:notices@localhost';
+    throw new ConfigError('WEB_PUSH_SUBJECT', 'is required with the VAPID keys: mailto: or https:');
+  }
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) {
+    throw new ConfigError('WEB_PUSH_SUBJECT', 'must be a mailto: or https: URL');
+  }
+  return subject;
+}
+
+/**
  * `localOnly`: the embedded devnet is the only live network (`npm start` on its defaults). There
- * the API key defaults to `devnet`, so notices show out of the box; anywhere else notifications
- * stay off until a key is set.
+ * the API key defaults to `devnet`, so notices show out of the box, and notices may go to
+ * receivers on this machine; anywhere else notifications stay off until a key is set, and only
+ * public addresses receive them unless DELIVERY_ALLOW_PRIVATE_HOSTS says otherwise.
  */
 function notifications(env: Env, localOnly: boolean): NotificationsConfig {
   const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
@@ -232,15 +265,18 @@ function notifications(env: Env, localOnly: boolean): NotificationsConfig {
     apiKey: env.NOTIFICATIONS_API_KEY || (localOnly ? DEVNET_NOTIFICATIONS_API_KEY : null),
     delivery: {
       pollIntervalMs: integer(env, 'DELIVERY_POLL_INTERVAL_MS', 1000, 10, 600_000),
-      maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 10, 1, 1000),
+      // With the 1 s base doubling to the 1 h cap: about 8 h of retries before a row fails, so a
+      // receiver down for an afternoon loses nothing.
+      maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 20, 1, 1000),
       backoffBaseMs: integer(env, 'DELIVERY_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
       backoffMaxMs: integer(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000),
       webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
+      allowPrivateAddresses: boolean(env, 'DELIVERY_ALLOW_PRIVATE_HOSTS', localOnly),
     },
     email: smtpUrl ? { smtpUrl, from: env.SMTP_FROM || 'batchbook <notices@localhost>' } : null,
     webPush:
       publicKey && privateKey
-        ? { publicKey, privateKey, subject: env.WEB_PUSH_SUBJECT || 'mailto:notices@localhost' }
+        ? { publicKey, privateKey, subject: vapidSubject(env, localOnly) }
         : null,
     telegram: botToken
       ? {
@@ -337,11 +373,13 @@ export function loadConfig(env: Env = process.env): Config {
       driverKeys: driverKeys(env),
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
+    projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),
     rateLimits: {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustedProxies: integer(env, 'TRUSTED_PROXIES', 0, 0, 16),
     notifications: notifications(env, localOnly),
     adminApiKey: env.ADMIN_API_KEY || (localOnly ? DEVNET_ADMIN_API_KEY : null),
     version: env.BATCHBOOK_VERSION || 'batchbook-0.1.0',

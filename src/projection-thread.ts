@@ -34,6 +34,11 @@ export interface ProjectionThreadOptions extends ProjectionThreadData {
    * that ends the thread mid-run, to show the restart).
    */
   workerUrl?: string;
+  /**
+   * The most the thread's old generation may hold (MiB): past it the thread alone ends, out of
+   * memory, and starts again from its checkpoints, while this thread serves on. Default: V8's.
+   */
+  heapLimitMb?: number;
 }
 
 /** A started thread, and its end. */
@@ -64,7 +69,9 @@ const MEMORY_ANSWER_MS = 1_000;
 export async function startProjectionThread(
   options: ProjectionThreadOptions,
 ): Promise<ProjectionThreadEngine> {
-  const { comparePositions, onError, workerUrl = WORKER_URL, ...data } = options;
+  const { comparePositions, onError, workerUrl = WORKER_URL, heapLimitMb, ...data } = options;
+  const resourceLimits =
+    heapLimitMb === undefined ? undefined : { maxOldGenerationSizeMb: heapLimitMb };
   const board = new CheckpointBoard(
     allProjectors().map((p) => p.name),
     comparePositions,
@@ -81,7 +88,11 @@ export async function startProjectionThread(
   /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
   const launch = (): Promise<Thread> =>
     new Promise((resolve, reject) => {
-      const worker = startTypeScriptWorker(workerUrl, data satisfies ProjectionThreadData);
+      const worker = startTypeScriptWorker(
+        workerUrl,
+        data satisfies ProjectionThreadData,
+        resourceLimits,
+      );
       // Not `once(worker, 'exit')`: that would reject on the thread's 'error', which 'exit' follows.
       const exited = new Promise<void>((ended) => worker.once('exit', () => ended()));
       let ready = false;

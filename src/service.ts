@@ -178,6 +178,7 @@ export async function startService(
       ledger: config.ledger,
       comparePositions: (a, b) => ledger.comparePositions(a, b),
       onError: (err, projector) => report('projection batch failed; retrying', err, { projector }),
+      heapLimitMb: config.projectionThreadHeapMb,
     });
     stack.push(() => projections.stop());
 
@@ -208,6 +209,7 @@ export async function startService(
     );
 
     const orderQueries = createOrderQueries(db);
+    const noticeQueries = createNoticeQueries(db);
     const competitions = createCompetitionQueries(db);
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
     const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
@@ -245,15 +247,21 @@ export async function startService(
           chain: chains.checks(name),
           blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
           validityMargin: config.auction.validityMarginSeconds,
+          hooksTrampoline: network.hooksTrampoline,
         },
-        expiredWithin: (from, until) => orderQueries.expiredWithin(name, from, until),
+        orderChecks: chains.checks(name),
+        expiryDue: (now) => noticeQueries.expiryDue(name, now),
         pools: (tokens) => prices.pools(tokens),
         solvers,
         driver,
         ledger,
         nextAuctionId,
         projected: async (position) => {
-          await projections.waitFor('auctions', position, config.auction.solveTimeoutMs);
+          await Promise.all(
+            ['auctions', 'notices'].map((projector) =>
+              projections.waitFor(projector, position, config.auction.solveTimeoutMs),
+            ),
+          );
         },
         clock,
         requestLeadership,
@@ -294,6 +302,7 @@ export async function startService(
         webpush: config.notifications.webPush !== null,
         telegram: config.notifications.telegram !== null,
       },
+      allowPrivateAddresses: config.notifications.delivery.allowPrivateAddresses,
     };
     const metrics = createMetrics();
     new Gauge({
@@ -328,6 +337,7 @@ export async function startService(
               chain: chains.checks(network.name),
               quotes,
               orders: orderQueries,
+              competitions,
               maxLimitOrdersPerOwner: config.maxLimitOrdersPerOwner,
             },
             network,
@@ -376,7 +386,7 @@ export async function startService(
         auctions: createAuctionQueries(db),
         competitions,
         subscriptions: createSubscriptionQueries(db),
-        notices: createNoticeQueries(db),
+        notices: noticeQueries,
       },
       readYourWrites: async (projector, position) => {
         const began = performance.now();
@@ -394,6 +404,7 @@ export async function startService(
       appDataSizeLimit: config.appDataSizeLimit,
       liveNetworks: chains.names,
       rateLimits: { store: rateLimitStore, ...config.rateLimits },
+      trustedProxies: config.trustedProxies,
       notificationsApi: {
         enabled: config.notifications.enabled,
         apiKeyConfigured: config.notifications.apiKey !== null,

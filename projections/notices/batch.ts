@@ -12,7 +12,13 @@
  * - order_cancelled: the first OrderCancelled of an order (API or chain), unless it is filled.
  * - order_expired: the ledger's own clock: each AuctionClosed of a network (at `cutAt`)
  *   expires every order of that network placed before it whose `validTo` is behind the cut,
- *   that is not filled, not cancelled and not expired yet; once per order.
+ *   that is not filled, not cancelled, not expired yet and not held; once per order. An order
+ *   in a winning solution is held (seed §3: expired means without execution, and the indexer
+ *   records a fill only after confirmations, often after `validTo`): from that AuctionClosed
+ *   until the solution's SettlementFailed, the order's next TradeSettled, or a cut after the
+ *   auction's `deadline` plus SETTLEMENT_RECORDING_MARGIN_SECONDS. A `timedOut` failure holds
+ *   on: its transaction was sent and may still land. A later win holds it anew. A fill that
+ *   leaves the order partly filled ends the hold: it expires at the next cut, with that part.
  * - insufficient_balance: an AuctionClosed that filters an open order for InsufficientBalance,
  *   once per episode: the episode ends when a later AuctionClosed of the network holds the
  *   order (or when the order is filled, cancelled or expired, after which it is in no auction).
@@ -29,6 +35,7 @@ import type {
   OrderCancelledV1,
   OrderKind,
   OrderUid,
+  SettlementFailedV1,
   TradeSettledV1,
 } from '../../src/domain/events.js';
 import {
@@ -44,6 +51,7 @@ import {
   partiallyFilledMessage,
   priceImprovement,
   priceImprovementMessage,
+  SETTLEMENT_RECORDING_MARGIN_SECONDS,
   unixSeconds,
   type Executed,
   type Notice,
@@ -59,6 +67,7 @@ export type NoticeEvent = EventOf<
   | 'TradeSettled'
   | 'ChainFactReverted'
   | 'AuctionClosed'
+  | 'SettlementFailed'
   | 'SubscriptionAdded'
   | 'SubscriptionRemoved'
 >;
@@ -69,6 +78,7 @@ export const NOTICE_EVENT_TYPES: ReadonlySet<NoticeEvent['type']> = new Set([
   'TradeSettled',
   'ChainFactReverted',
   'AuctionClosed',
+  'SettlementFailed',
   'SubscriptionAdded',
   'SubscriptionRemoved',
 ]);
@@ -94,6 +104,10 @@ export interface NoticeOrderRow {
   cancel_seen: boolean;
   expired: boolean;
   short_of_balance: boolean;
+  /** The winning solution (auction id, rank) holding the order's expiry, and until when. */
+  held_auction: number | null;
+  held_rank: number | null;
+  held_until: number | null;
 }
 
 export interface NoticeRow {
@@ -111,6 +125,8 @@ export interface LoadPlan {
   keys: { network: string; uid: string }[];
   /** Per network with an AuctionClosed in the batch: the latest cut (Unix seconds). */
   clocks: { network: string; cut: number }[];
+  /** The solutions whose settlement failed in the batch: the orders they hold. */
+  failures: { network: string; auction: number; rank: number }[];
 }
 
 /** A notice with the index of the event that made it (for the subscriptions of that moment). */
@@ -135,6 +151,7 @@ export interface Derived {
 export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
   const keys = new Map<string, { network: string; uid: string }>();
   const clocks = new Map<string, number>();
+  const failures: LoadPlan['failures'] = [];
   const key = (network: string, uid: string) => keys.set(`${network}/${uid}`, { network, uid });
   for (const e of events) {
     switch (e.type) {
@@ -155,8 +172,14 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
         const cut = unixSeconds(cutAt);
         clocks.set(network, Math.max(clocks.get(network) ?? cut, cut));
         for (const f of filtered) if (f.reason === 'InsufficientBalance') key(network, f.uid);
+        for (const s of winners(e.data)) for (const o of s.orders) key(network, o.uid);
         break;
       }
+      case 'SettlementFailed':
+        if (releasesHold(e.data)) {
+          failures.push({ network: e.data.network, auction: e.data.auctionId, rank: e.data.rank });
+        }
+        break;
       case 'SubscriptionAdded':
       case 'SubscriptionRemoved':
         break;
@@ -165,11 +188,20 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
   return {
     keys: [...keys.values()],
     clocks: [...clocks].map(([network, cut]) => ({ network, cut })),
+    failures,
   };
 }
 
 export const isEmptyPlan = (plan: LoadPlan): boolean =>
-  plan.keys.length === 0 && plan.clocks.length === 0;
+  plan.keys.length === 0 && plan.clocks.length === 0 && plan.failures.length === 0;
+
+const winners = (a: AuctionClosedV3) => a.solutions.filter((s) => s.isWinner);
+
+/**
+ * A failure that ends its solution's hold: not a time-out, whose transaction is out there and
+ * may still land (the hold then lasts until the deadline's margin passes).
+ */
+const releasesHold = (d: SettlementFailedV1) => d.reason !== 'timedOut';
 
 // ---- the per-order state -----------------------------------------------------------------
 
@@ -182,6 +214,15 @@ interface OrderState extends NoticeOrder {
   cancelSeen: boolean;
   expired: boolean;
   shortOfBalance: boolean;
+  /** The winning solution whose settlement may still fill the order, and until when. */
+  hold: Hold | null;
+}
+
+interface Hold {
+  auction: number;
+  rank: number;
+  /** Unix seconds: the auction's deadline plus SETTLEMENT_RECORDING_MARGIN_SECONDS. */
+  until: number;
 }
 
 function fromRow(r: NoticeOrderRow): OrderState {
@@ -206,6 +247,14 @@ function fromRow(r: NoticeOrderRow): OrderState {
     cancelSeen: r.cancel_seen,
     expired: r.expired,
     shortOfBalance: r.short_of_balance,
+    hold:
+      r.held_auction === null
+        ? null
+        : {
+            auction: Number(r.held_auction),
+            rank: Number(r.held_rank),
+            until: Number(r.held_until),
+          },
   };
 }
 
@@ -230,6 +279,9 @@ function toRow(o: OrderState): NoticeOrderRow {
     cancel_seen: o.cancelSeen,
     expired: o.expired,
     short_of_balance: o.shortOfBalance,
+    held_auction: o.hold?.auction ?? null,
+    held_rank: o.hold?.rank ?? null,
+    held_until: o.hold?.until ?? null,
   };
 }
 
@@ -238,25 +290,34 @@ const cancelled = (o: OrderState) => o.apiCancelled || o.chainInvalidations > 0;
 /** Neither filled, cancelled nor expired: it can expire, and take part in auctions. */
 const isOpen = (o: OrderState) => !o.expired && !filled(o) && !cancelled(o);
 
-/** Per network, the orders that may expire, soonest `validTo` first (a binary min-heap). */
+/** Held at a cut at `cut` (Unix seconds): a winning settlement may still fill the order. */
+const heldAt = (o: OrderState, cut: number) => o.hold !== null && cut <= o.hold.until;
+/** A cut after this (Unix seconds) may expire the order, as things stand. */
+const expiresAfter = (o: OrderState) => Math.max(o.validTo, o.hold?.until ?? o.validTo);
+
+/**
+ * Per network, the orders that may expire, soonest first (a binary min-heap), each by its
+ * `expiresAfter` when pushed: a hold that changes later pushes the order again, and a pop
+ * checks the order as it is then.
+ */
 class ExpiryQueue {
-  private readonly heap: OrderState[] = [];
+  private readonly heap: { after: number; o: OrderState }[] = [];
 
   push(o: OrderState): void {
     const h = this.heap;
-    h.push(o);
+    h.push({ after: expiresAfter(o), o });
     for (let i = h.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
-      if (h[parent]!.validTo <= h[i]!.validTo) break;
+      if (h[parent]!.after <= h[i]!.after) break;
       [h[parent], h[i]] = [h[i]!, h[parent]!];
       i = parent;
     }
   }
 
-  /** Removes and returns the soonest order if its `validTo` is below `cut`. */
+  /** Removes and returns the soonest order if it was pushed to expire before `cut`. */
   popBefore(cut: number): OrderState | undefined {
     const h = this.heap;
-    if (h.length === 0 || h[0]!.validTo >= cut) return undefined;
+    if (h.length === 0 || h[0]!.after >= cut) return undefined;
     const top = h[0]!;
     const last = h.pop()!;
     if (h.length > 0) {
@@ -265,14 +326,14 @@ class ExpiryQueue {
         const l = 2 * i + 1;
         const r = l + 1;
         let least = i;
-        if (l < h.length && h[l]!.validTo < h[least]!.validTo) least = l;
-        if (r < h.length && h[r]!.validTo < h[least]!.validTo) least = r;
+        if (l < h.length && h[l]!.after < h[least]!.after) least = l;
+        if (r < h.length && h[r]!.after < h[least]!.after) least = r;
         if (least === i) break;
         [h[least], h[i]] = [h[i]!, h[least]!];
         i = least;
       }
     }
-    return top;
+    return top.o;
   }
 }
 
@@ -281,8 +342,8 @@ class ExpiryQueue {
 /**
  * Applies the batch's events in order to `loaded` (the rows `loadPlan` asked for: every order
  * the events name, the orders in an insufficient-balance episode and the orders that may expire
- * by the batch's latest cut, of each network with an auction in the batch; an order may come
- * more than once, the first row counts).
+ * by the batch's latest cut, of each network with an auction in the batch, and the orders the
+ * batch's failed settlements hold; an order may come more than once, the first row counts).
  */
 export function deriveNotices(
   events: readonly NoticeEvent[],
@@ -291,6 +352,8 @@ export function deriveNotices(
   const orders = new Map<string, OrderState>();
   const dirty = new Set<OrderState>();
   const expiring = new Map<string, ExpiryQueue>();
+  /** The orders each winning solution (network, auction id, rank) has held, to release. */
+  const holders = new Map<string, OrderState[]>();
   const notices = new Map<string, SequencedNotice>();
   const subscriptionEvents: Derived['subscriptionEvents'] = [];
   const keyOf = (network: string, uid: string) => `${network}/${uid}`;
@@ -301,12 +364,20 @@ export function deriveNotices(
     if (!queue) expiring.set(o.network, (queue = new ExpiryQueue()));
     queue.push(o);
   };
+  const holdersKey = (network: string, auction: number, rank: number) =>
+    `${network}/${auction}/${rank}`;
+  const hold = (o: OrderState, held: Hold) => {
+    o.hold = held;
+    const key = holdersKey(o.network, held.auction, held.rank);
+    holders.set(key, [...(holders.get(key) ?? []), o]);
+  };
   for (const row of loaded) {
     // The same order may be loaded more than once (it is one order: one state, queued once).
     const key = keyOf(row.network, row.uid);
     if (orders.has(key)) continue;
     const o = fromRow(row);
     orders.set(key, o);
+    if (o.hold) hold(o, o.hold);
     mayExpire(o);
   }
 
@@ -354,6 +425,12 @@ export function deriveNotices(
       fee: o.executed.fee + amounts.feeAmount,
     };
     dirty.add(o);
+    if (o.hold) {
+      // The fill the hold waited for: a partly filled order now expires at the next cut past
+      // its validTo (it is queued again at that time).
+      o.hold = null;
+      mayExpire(o);
+    }
     const log = [d.chain.blockHash, d.chain.logIndex];
     const executedAmountText = executedAmount(o.kind, o.executed).toString();
     if (!before && filled(o)) {
@@ -423,12 +500,29 @@ export function deriveNotices(
     for (let o = queue?.popBefore(cut); o; o = queue!.popBefore(cut)) {
       // Closed since it was queued (it is queued again if a reorg reopens it).
       if (!isOpen(o) || !isExpiredAt(o.validTo, a.cutAt)) continue;
+      // Held since it was queued: queued again, at the hold's end.
+      if (heldAt(o, cut)) {
+        queue!.push(o);
+        continue;
+      }
       o.expired = true;
       dirty.add(o);
       notice(o, 'order_expired', [], expiredMessage(o, o.executed), a.cutAt, {
         auctionId: a.id,
       });
       closeEpisode(o);
+    }
+    // The winners' orders are valid at this cut (it took them in), so the order of these two
+    // steps changes nothing for them.
+    const until = unixSeconds(a.deadline) + SETTLEMENT_RECORDING_MARGIN_SECONDS;
+    for (const s of winners(a)) {
+      for (const traded of s.orders) {
+        const o = orders.get(keyOf(a.network, traded.uid));
+        if (!o || !isOpen(o)) continue;
+        hold(o, { auction: a.id, rank: s.rank, until });
+        dirty.add(o);
+        mayExpire(o);
+      }
     }
     for (const held of a.orders) {
       const o = orders.get(keyOf(a.network, held.uid));
@@ -446,6 +540,17 @@ export function deriveNotices(
       notice(o, 'insufficient_balance', [a.id], insufficientBalanceMessage(o), a.cutAt, {
         auctionId: a.id,
       });
+    }
+  };
+
+  const failed = (d: SettlementFailedV1) => {
+    if (!releasesHold(d)) return;
+    for (const o of holders.get(holdersKey(d.network, d.auctionId, d.rank)) ?? []) {
+      // Held since by a later win, or released already: that hold stands.
+      if (o.hold?.auction !== d.auctionId || o.hold.rank !== d.rank) continue;
+      o.hold = null;
+      dirty.add(o);
+      mayExpire(o);
     }
   };
 
@@ -473,6 +578,7 @@ export function deriveNotices(
           cancelSeen: false,
           expired: false,
           shortOfBalance: false,
+          hold: null,
         };
         orders.set(key, o);
         dirty.add(o);
@@ -493,6 +599,9 @@ export function deriveNotices(
       }
       case 'AuctionClosed':
         auction(e.data);
+        break;
+      case 'SettlementFailed':
+        failed(e.data);
         break;
       case 'SubscriptionAdded':
       case 'SubscriptionRemoved':

@@ -71,6 +71,17 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       short_of_balance boolean NOT NULL,
       PRIMARY KEY (network, uid)
     )`);
+  // Added after the table (ADD COLUMN: a read model built before keeps its rows, with no hold).
+  // The winning solution (auction id, rank) whose settlement may still fill the order, and
+  // until when (Unix seconds) its expiry waits for it; see ./batch.ts.
+  await db.raw(`ALTER TABLE ${orders}
+    ADD COLUMN IF NOT EXISTS held_auction bigint,
+    ADD COLUMN IF NOT EXISTS held_rank integer,
+    ADD COLUMN IF NOT EXISTS held_until bigint`);
+  // The orders a failed settlement releases.
+  await db.raw(`CREATE INDEX IF NOT EXISTS notice_orders_held
+    ON ${orders} (network, held_auction, held_rank)
+    WHERE held_auction IS NOT NULL AND ${MAY_EXPIRE}`);
   // The expiry scan of each AuctionClosed: the open orders of its network whose validTo passed.
   await db.raw(`CREATE INDEX IF NOT EXISTS notice_orders_may_expire
     ON ${orders} (network, valid_to) WHERE ${MAY_EXPIRE}`);

@@ -33,4 +33,7 @@ export async function migrateOutbox(db: Knex): Promise<void> {
     )`);
   await db.raw(`CREATE INDEX IF NOT EXISTS outbox_due ON ${OUTBOX_TABLE} (next_attempt_at)
     WHERE delivered_at IS NULL AND failed_at IS NULL`);
+  // A removed subscription's pending rows, found by the notices projector to stop them.
+  await db.raw(`CREATE INDEX IF NOT EXISTS outbox_pending_by_subscription
+    ON ${OUTBOX_TABLE} (subscription_id) WHERE delivered_at IS NULL AND failed_at IS NULL`);
 }

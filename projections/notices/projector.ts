@@ -84,11 +84,13 @@ export function noticesProjector(): Projector {
         )) as Rows<LoadedSubscription>
       ).rows;
       const { added, removed, outbox } = applySubscriptions(subscriptions, derived, inserted);
-      // Sent together, run in this order (one connection runs its statements as sent).
+      // Sent together, run in this order (one connection runs its statements as sent): the
+      // outbox rows of the batch's notices exist before a removal later in it stops them.
       await Promise.all([
         subscriptionColumns.run(trx, sql.insertSubscriptions, added),
         removalColumns.run(trx, sql.removeSubscriptions, removed),
         outboxColumns.run(trx, sql.insertOutbox, outbox),
+        removalColumns.run(trx, sql.failRemovedOutbox, removed),
       ]);
     },
   };

@@ -34,6 +34,9 @@ export const orderColumns = new ColumnSet<NoticeOrderRow>([
   ['cancel_seen', 'boolean'],
   ['expired', 'boolean'],
   ['short_of_balance', 'boolean'],
+  ['held_auction', 'bigint'],
+  ['held_rank', 'integer'],
+  ['held_until', 'bigint'],
 ]);
 
 /** What a batch may change of an order once it is placed. */
@@ -47,6 +50,9 @@ const MUTABLE: readonly (keyof NoticeOrderRow)[] = [
   'cancel_seen',
   'expired',
   'short_of_balance',
+  'held_auction',
+  'held_rank',
+  'held_until',
 ];
 
 export const noticeColumns = new ColumnSet<NoticeRow>([
@@ -88,11 +94,20 @@ const clockColumns = new ColumnSet<LoadPlan['clocks'][number]>([
   ['network', 'text'],
   ['cut', 'bigint'],
 ]);
+const failureColumns = new ColumnSet<LoadPlan['failures'][number]>([
+  ['network', 'text'],
+  ['auction', 'bigint'],
+  ['rank', 'integer'],
+]);
 const valueColumns = new ColumnSet<{ value: string }>([['value', 'text']]);
 
 /** The bindings of `loadOrders`. */
 export function loadBindings(plan: LoadPlan): string[] {
-  return [...keyColumns.bindings(plan.keys), ...clockColumns.bindings(plan.clocks)];
+  return [
+    ...keyColumns.bindings(plan.keys),
+    ...clockColumns.bindings(plan.clocks),
+    ...failureColumns.bindings(plan.failures),
+  ];
 }
 
 /** The bindings of `loadSubscriptions`: one text array each. */
@@ -109,6 +124,7 @@ export interface NoticesStatements {
   insertSubscriptions: string;
   removeSubscriptions: string;
   insertOutbox: string;
+  failRemovedOutbox: string;
 }
 
 export function noticesStatements(schema: string): NoticesStatements {
@@ -120,14 +136,16 @@ export function noticesStatements(schema: string): NoticesStatements {
     buy_amount::text AS buy_amount, kind, partially_fillable, valid_to,
     executed_sell::text AS executed_sell, executed_buy::text AS executed_buy,
     executed_fee::text AS executed_fee, filled, api_cancelled, chain_invalidations, cancel_seen,
-    expired, short_of_balance`;
+    expired, short_of_balance, held_auction, held_rank, held_until`;
   return {
-    // The orders the batch's events name; and per network with an auction in the batch, the
-    // orders in an insufficient-balance episode and those that may expire by its latest cut.
+    // The orders the batch's events name; per network with an auction in the batch, the
+    // orders in an insufficient-balance episode and those that may expire by its latest cut;
+    // and the open orders the batch's failed settlements hold.
     // An order may come more than once (UNION ALL: no sort or hash over every column here);
     // `deriveNotices` keeps the first.
     loadOrders: `WITH keys AS (SELECT * FROM ${keyColumns.unnest}),
-        clocks AS (SELECT * FROM ${clockColumns.unnest})
+        clocks AS (SELECT * FROM ${clockColumns.unnest}),
+        failures AS (SELECT * FROM ${failureColumns.unnest})
       SELECT ${selected} FROM ${orders}
         WHERE (network, uid) IN (SELECT network, uid FROM keys)
       UNION ALL
@@ -137,7 +155,12 @@ export function noticesStatements(schema: string): NoticesStatements {
       SELECT e.* FROM clocks c CROSS JOIN LATERAL (
         SELECT ${selected} FROM ${orders}
         WHERE network = c.network AND valid_to < c.cut AND ${MAY_EXPIRE}
-      ) e`,
+      ) e
+      UNION ALL
+      SELECT ${selected} FROM ${orders}
+        WHERE held_auction IS NOT NULL AND ${MAY_EXPIRE}
+          AND (network, held_auction, held_rank) IN
+            (SELECT network, auction, rank FROM failures)`,
     upsertOrders: `INSERT INTO ${orders} (${o.names})
       SELECT ${o.names} FROM ${o.unnest}
       ON CONFLICT (network, uid) DO UPDATE SET
@@ -161,5 +184,11 @@ export function noticesStatements(schema: string): NoticesStatements {
     insertOutbox: `INSERT INTO ${OUTBOX_TABLE} (${outboxColumns.names})
       SELECT ${outboxColumns.names} FROM ${outboxColumns.unnest}
       ON CONFLICT DO NOTHING`,
+    // A removed channel's deliveries still to come stop with it (one in flight finishes). On a
+    // replay the rows are already settled: nothing changes.
+    failRemovedOutbox: `UPDATE ${OUTBOX_TABLE} AS o
+      SET failed_at = now(), last_error = 'the subscription was removed'
+      FROM ${removalColumns.unnest}
+      WHERE o.subscription_id = x.id AND o.delivered_at IS NULL AND o.failed_at IS NULL`,
   };
 }

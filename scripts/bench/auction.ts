@@ -407,6 +407,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         chain: { balanceOf: spans.balances.wrap(checks.balanceOf) },
         blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
         validityMargin: 30,
+        hooksTrampoline: devnet.hooksTrampoline,
       };
 
       const t0 = performance.now();

@@ -14,9 +14,12 @@ import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
 import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
+import { BUILTIN_SOLVER_NAME } from './builtin-solver.js';
 import { collectSolutions } from './collect.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
+import { orderProblems, type OrderProbeChecks } from './order-probe.js';
+import { settleableRanking } from './settleable-ranking.js';
 import type { Solver, SolverRound } from './solver.js';
 
 /** Blocks the winners have to settle in (the reference's default `submission_deadline`). */
@@ -29,20 +32,22 @@ export interface AutopilotDeps {
   network: Network;
   cut: CutDeps;
   /**
-   * Whether an order expired unfilled with `validTo` in `[from, until)` (Unix seconds): then an
+   * Whether an auction cut at `now` (Unix seconds) would expire an order in the notices: then an
    * auction is cut even with nothing to solve, so that the ledger's clock passes its expiry.
    */
-  expiredWithin(from: number, until: number): Promise<boolean>;
+  expiryDue(now: number): Promise<boolean>;
   /** The liquidity solvers may route through: the pools between the auction's tokens. */
   pools(tokens: readonly Address[]): Promise<Pool[]>;
   solvers: readonly Solver[];
+  /** The chain reads that tell why an order of a winner that would revert cannot settle. */
+  orderChecks: OrderProbeChecks;
   /** Null when the network has no driver account: auctions are solved, never settled. */
   driver: SettlementDriver | null;
   ledger: Ledger;
   nextAuctionId(): Promise<number>;
   /**
    * Resolves once the read models have taken in the ledger up to `position`: the next cut must
-   * see this auction's winners as in flight.
+   * see this auction's winners as in flight, and the expiries it noticed (or it cuts again).
    */
   projected(position: string): Promise<void>;
   clock: () => Date;
@@ -62,14 +67,16 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   async function solveRound(
     id: number,
     cut: Awaited<ReturnType<typeof cutAuction>>,
-    now: Date,
   ): Promise<AuctionClosedV3['solutions']> {
     if (cut.orders.length === 0) return [];
+    const pools = await deps.pools(Object.keys(cut.prices) as Address[]);
     const round: SolverRound = {
       network,
       auctionId: id,
       block: cut.block,
-      deadline: new Date(now.getTime() + deps.solveTimeoutMs),
+      // The solvers' time starts when they are asked: the cut's and the pools' chain reads
+      // before it may take a while on a live node, and must not eat into it.
+      deadline: new Date(deps.clock().getTime() + deps.solveTimeoutMs),
       orders: cut.orders,
       prices: cut.prices,
       auction: {
@@ -78,25 +85,43 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
         nativePrices: new Map(
           Object.entries(cut.prices).map(([token, price]) => [token as Address, BigInt(price)]),
         ),
-        pools: await deps.pools(Object.keys(cut.prices) as Address[]),
+        pools,
         wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
       },
     };
-    return runCompetition(
+    const proposed = await collectSolutions(deps.solvers, round, deps.solveTimeoutMs, logger);
+    const { driver } = deps;
+    // Without a driver nothing is sent: no winner needs simulating.
+    if (driver === null) return runCompetition(round.auction, proposed);
+    const orders = new Map(cut.orders.map((order) => [order.uid, order]));
+    const builtin = deps.solvers.find((solver) => solver.name === BUILTIN_SOLVER_NAME);
+    return settleableRanking(
       round.auction,
-      await collectSolutions(deps.solvers, round, deps.solveTimeoutMs, logger),
+      proposed,
+      {
+        wouldRevert: (solution) => driver.wouldRevert(cut.orders, solution),
+        problems: (trades) => orderProblems(deps.orderChecks, orders, trades, logger),
+        resolver: builtin
+          ? {
+              name: builtin.name,
+              solve: (auction) =>
+                builtin.solve({ ...round, auction }, AbortSignal.timeout(deps.solveTimeoutMs)),
+            }
+          : null,
+      },
+      logger,
     );
   }
 
-  // Expiries since the last auction this instance cut (all of them at its first step).
-  let lastCut = 0;
   const step = async () => {
     const now = deps.clock();
     const nowSeconds = Math.floor(now.getTime() / 1000);
     const cut = await cutAuction(deps.cut, now);
     // An empty auction only marks time: the notices learn of expiries from auctions (DESIGN §4).
+    // Asked of the notices themselves, so an expiry a winning settlement held (until it failed,
+    // or its deadline passed) still gets its auction.
     if (cut.orders.length === 0 && cut.filtered.length === 0) {
-      if (!(await deps.expiredWithin(lastCut, nowSeconds))) return;
+      if (!(await deps.expiryDue(nowSeconds))) return;
     }
     const id = await deps.nextAuctionId();
     const auction: AuctionClosedV3 = {
@@ -109,7 +134,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       cutAt: now.toISOString(),
       deadline: new Date(now.getTime() + deps.settlementDeadlineMs).toISOString(),
       deadlineBlock: cut.block + SUBMISSION_DEADLINE_BLOCKS,
-      solutions: await solveRound(id, cut, now),
+      solutions: await solveRound(id, cut),
     };
     const { position } = await deps.ledger.append(
       streams.auction(network.name, id),
@@ -123,7 +148,6 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       ],
       'noStream',
     );
-    lastCut = nowSeconds;
     const winners = auction.solutions.filter((solution) => solution.isWinner);
     logger.info(
       { auction: id, orders: auction.orders.length, solutions: auction.solutions.length },

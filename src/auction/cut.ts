@@ -1,7 +1,8 @@
 /**
  * Cutting an auction (reference §6, "building the solvable set"): the open orders valid beyond
- * the margin, minus those in flight (a winner's settlement still pending), those whose owner
- * cannot fund them at this block and those whose tokens have no native price; filtered orders
+ * the margin, minus those in flight (a winner's settlement still pending), those whose
+ * interactions call anything but the HooksTrampoline, those whose owner cannot fund them at
+ * this block and those whose tokens have no native price; filtered orders
  * keep their reason. Prices are the native prices of every token the auction trades,
  * 1e18-scaled.
  */
@@ -15,6 +16,8 @@ import type {
 } from '../domain/events.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
+import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
+import { mapAtOnce } from './at-once.js';
 import { solverOrderOf } from '../domain/solver/solver-order.js';
 import type { SolverOrder } from '../domain/solver/types.js';
 import type { InFlightOrder } from '../queries/competitions.js';
@@ -33,6 +36,8 @@ export interface CutDeps {
   blockNumber(): Promise<number>;
   /** Seconds an order must remain valid to enter an auction (time to solve and settle). */
   validityMargin: number;
+  /** The network's HooksTrampoline: the only target an order's interactions may call. */
+  hooksTrampoline: Address;
 }
 
 export type CutAuction = Pick<AuctionClosedV3, 'block' | 'prices' | 'filtered'> & {
@@ -49,25 +54,19 @@ export function auctionedOrders(orders: readonly AuctionOrder[]): AuctionedOrder
   return orders.map(({ uid, executed }) => ({ uid, executed }));
 }
 
-/** Balance reads in flight at once: a node answers a few at a time far sooner than in turn. */
+/** Balance reads in flight at once (see `mapAtOnce`). */
 const BALANCE_READS_AT_ONCE = 16;
 
-/** The balances of `owner/token` keys, read `BALANCE_READS_AT_ONCE` at a time. */
+/** The balances of `owner/token` keys. */
 async function readBalances(
   keys: readonly string[],
   balanceOf: (owner: Address, token: Address) => Promise<bigint>,
 ): Promise<Map<string, bigint>> {
-  const balances = new Map<string, bigint>();
-  let next = 0;
-  const reader = async () => {
-    while (next < keys.length) {
-      const key = keys[next++]!;
-      const [owner, token] = key.split('/') as [Address, Address];
-      balances.set(key, await balanceOf(owner, token));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BALANCE_READS_AT_ONCE, keys.length) }, reader));
-  return balances;
+  const balances = await mapAtOnce(keys, BALANCE_READS_AT_ONCE, (key) => {
+    const [owner, token] = key.split('/') as [Address, Address];
+    return balanceOf(owner, token);
+  });
+  return new Map(keys.map((key, i) => [key, balances[i]!]));
 }
 
 /** What the contract counts the order as filled: sell atoms of sell orders, buy atoms of buy orders. */
@@ -102,7 +101,11 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   );
   const priced = (order: ApiOrder) =>
     nativePrices.get(order.sellToken) != null && nativePrices.get(order.buyToken) != null;
-  const checked = open.filter((order) => priced(order) && neededBalance(order) > 0n);
+  const trampolined = (order: ApiOrder) =>
+    onlyThroughTrampoline(deps.hooksTrampoline, order.interactions.pre, order.interactions.post);
+  const checked = open.filter(
+    (order) => trampolined(order) && priced(order) && neededBalance(order) > 0n,
+  );
   const balances = await readBalances(
     [...new Set(checked.map((order) => `${order.owner}/${order.sellToken}`))],
     (owner, token) => deps.chain.balanceOf(owner, token),
@@ -112,6 +115,10 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const orders: AuctionOrder[] = [];
   const solverOrders: SolverOrder[] = [];
   for (const order of open) {
+    if (!trampolined(order)) {
+      filtered.push({ uid: order.uid, reason: 'UntrampolinedInteractions' });
+      continue;
+    }
     if (!priced(order)) {
       filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
       continue;

@@ -52,6 +52,11 @@ export interface SettlementDriver {
     orders: readonly AuctionOrder[],
     solution: RankedSolution,
   ): Promise<void>;
+  /**
+   * Why `solution` would revert if sent now (the node's simulation), or null when it would not,
+   * or the node could not tell. Never rejects.
+   */
+  wouldRevert(orders: readonly AuctionOrder[], solution: RankedSolution): Promise<string | null>;
   /** Stops waiting for receipts and resolves when every settlement under way has ended. */
   stop(): Promise<void>;
 }
@@ -114,6 +119,9 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     );
   };
 
+  const calldata = (orders: readonly AuctionOrder[], solution: RankedSolution) =>
+    encodeSettle(settlementPlan(orders, solution, network.hooksTrampoline));
+
   async function simulate(data: Hex): Promise<bigint> {
     try {
       return await rpc.request('settlement gas estimate', (p) =>
@@ -167,7 +175,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
     let sent: Hex | null = null;
     try {
-      const data = encodeSettle(settlementPlan(orders, solution));
+      const data = calldata(orders, solution);
       const gasLimit = gasLimitFor(await simulate(data));
       const { hash, nonce } = await send(data, gasLimit);
       sent = hash;
@@ -220,6 +228,15 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
 
   return {
     address,
+    async wouldRevert(orders, solution) {
+      try {
+        await simulate(calldata(orders, solution));
+        return null;
+      } catch (error) {
+        if (!(error instanceof SettlementFailure)) return describe(error);
+        return error.reason === 'simulationFailed' ? error.message : null;
+      }
+    },
     settle(auction, orders, solution) {
       const run = settle(auction, orders, solution).finally(() => underWay.delete(run));
       underWay.add(run);

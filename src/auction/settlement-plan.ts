@@ -6,11 +6,17 @@
  */
 import type { Address, AuctionOrder, RankedSolution } from '../domain/events.js';
 import type { SettlementPlan } from '../chain/settlement-call.js';
+import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
 
-/** `auctionOrders`: the auction's orders in full, as its cut took them in. */
+/**
+ * `auctionOrders`: the auction's orders in full, as its cut took them in. An order whose
+ * interactions call anything but `hooksTrampoline` is refused (the cut filters those out
+ * already): its raw hooks would run as the settlement contract.
+ */
 export function settlementPlan(
   auctionOrders: readonly AuctionOrder[],
   solution: RankedSolution,
+  hooksTrampoline: Address,
 ): SettlementPlan {
   const orders = new Map(auctionOrders.map((order) => [order.uid, order]));
   const traded = solution.orders.map((trade) => {
@@ -18,6 +24,8 @@ export function settlementPlan(
     // The competition only ranks solutions trading the auction's orders.
     if (!order)
       throw new Error(`solution ${solution.rank} trades ${trade.uid}, not in the auction`);
+    if (!onlyThroughTrampoline(hooksTrampoline, order.preInteractions, order.postInteractions))
+      throw new Error(`order ${trade.uid} has interactions not through ${hooksTrampoline}`);
     return { order, executedAmount: BigInt(trade.executedAmount) };
   });
   const tokens = Object.keys(solution.clearingPrices) as Address[];

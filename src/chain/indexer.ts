@@ -57,6 +57,14 @@ type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactReve
 /** Concurrent appends per step: enough for the ledger to commit them in groups. */
 const APPEND_CONCURRENCY = 32;
 
+/**
+ * How far below a reorg the indexer reads again when none of its recorded facts is left on the
+ * canonical chain and it has no start block to go back to (it began at the head): the fork lies
+ * somewhere below the lowest block it knew, a few blocks deep on public chains, far less than
+ * this.
+ */
+export const REORG_RESCAN_BLOCKS = 256;
+
 /** Its store's tables must exist (`migrateIndexerStore`: the service's start-up pass). */
 export async function startChainIndexer(
   deps: IndexerDeps,
@@ -70,7 +78,13 @@ export async function startChainIndexer(
   const block = async (number: number): Promise<Block | null> =>
     rpc.request(`block ${number}`, (p) => p.getBlock(number));
   const ref = (b: Block): BlockRef => ({ number: b.number, hash: lower(b.hash!) });
-  const isCanonical = async (at: BlockRef) => (await block(at.number))?.hash === at.hash;
+  const isCanonical = async (at: BlockRef) => {
+    const found = await block(at.number);
+    // A node without the block yet (lagging, or another node behind a load balancer) tells
+    // nothing about a reorg: the step is tried again later.
+    if (!found) throw new ChainMoved();
+    return lower(found.hash!) === at.hash;
+  };
 
   /**
    * Appends in order within each stream and concurrently across streams (the ledger commits
@@ -96,8 +110,12 @@ export async function startChainIndexer(
     await Promise.all(Array.from({ length: APPEND_CONCURRENCY }, worker));
   };
 
-  /** Takes back every fact above the newest recorded block still on the canonical chain. */
-  const rollBack = async () => {
+  /**
+   * Takes back every fact above the newest recorded block still on the canonical chain, and
+   * answers where indexing resumes: that block; with none, the start block (null), or when
+   * there is none either, a block well below everything the indexer had recorded.
+   */
+  const rollBack = async (left: BlockRef): Promise<BlockRef | null> => {
     let ancestor: BlockRef | null = null;
     for (const candidate of await store.factBlocks()) {
       if (await isCanonical(candidate)) {
@@ -106,6 +124,7 @@ export async function startChainIndexer(
       }
     }
     const reverted = await store.factsAbove(ancestor?.number ?? -1);
+    const resume = ancestor ?? (options.startBlock === null ? await below(left, reverted) : null);
     await appendAll(
       reverted.map(({ fact, eventId, incarnation }) => {
         const { blockHash, logIndex } = fact.data.chain;
@@ -125,12 +144,24 @@ export async function startChainIndexer(
         return { event: { type: 'ChainFactReverted' as const, data }, id };
       }),
     );
-    await store.rollBack(reverted, ancestor);
+    await store.rollBack(reverted, resume);
     log.warn(
-      { ancestor: ancestor?.number ?? null, reverted: reverted.length },
+      {
+        ancestor: ancestor?.number ?? null,
+        resume: resume?.number ?? null,
+        reverted: reverted.length,
+      },
       'reorg: facts reverted',
     );
-    return ancestor;
+    return resume;
+  };
+
+  /** The canonical block `REORG_RESCAN_BLOCKS` below the lowest one the indexer knew. */
+  const below = async (left: BlockRef, reverted: readonly IndexedFact[]): Promise<BlockRef> => {
+    const lowest = Math.min(left.number, ...reverted.map((r) => r.fact.data.chain.blockNumber));
+    const found = await block(Math.max(lowest - REORG_RESCAN_BLOCKS, 0));
+    if (!found) throw new ChainMoved();
+    return ref(found);
   };
 
   /**
@@ -190,7 +221,7 @@ export async function startChainIndexer(
     const head = await rpc.request('block number', (p) => p.getBlockNumber());
     const target = head - options.confirmations;
     let cursor = await store.cursor();
-    if (cursor && !(await isCanonical(cursor))) cursor = await rollBack();
+    if (cursor && !(await isCanonical(cursor))) cursor = await rollBack(cursor);
     if (!cursor && options.startBlock === null) {
       // No history wanted: start at the confirmed head.
       const start = await block(Math.max(target, 0));

@@ -6,11 +6,11 @@
 import { cancellationDigest, cancellationsDigest, domainSeparator } from '../domain/eip712.js';
 import { deterministicEventId } from '../domain/event-ids.js';
 import { EVENT_VERSIONS, streams, type OrderCancelledV1, type OrderUid } from '../domain/events.js';
-import { decideCancellation, foldOrder } from '../domain/lifecycle.js';
+import { decideCancellation } from '../domain/lifecycle.js';
 import type { Network } from '../domain/networks.js';
 import { recoverOrderSigner } from '../domain/signatures.js';
-import { upcast } from '../domain/upcast.js';
 import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
+import { loadOrder } from './order-state.js';
 import { reject } from './rejection.js';
 
 export interface CancelOrdersDeps {
@@ -19,6 +19,7 @@ export interface CancelOrdersDeps {
 }
 
 export interface CancellationRequest {
+  /** As signed (normalised to lowercase, duplicates kept): the bulk digest hashes the list. */
   uids: readonly OrderUid[];
   signature: `0x${string}`;
   signingScheme: 'eip712' | 'ethsign';
@@ -40,10 +41,12 @@ export async function cancelOrders(
       ? cancellationDigest(request.uids[0]!, separator)
       : cancellationsDigest(request.uids, separator);
   const signer = recoverOrderSigner(request.signingScheme, digest, request.signature);
+  // A UID listed twice is decided and cancelled once.
+  const uids = [...new Set(request.uids)];
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await decideAndRecord(deps, network, request.uids, signer);
+      return await decideAndRecord(deps, network, uids, signer);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
     }
@@ -57,18 +60,7 @@ async function decideAndRecord(
   signer: `0x${string}` | null,
 ): Promise<{ position: string }> {
   const now = deps.clock();
-  const orders = await Promise.all(
-    uids.map(async (uid) => {
-      // The chain's facts (fills, invalidations) decide too; only the API stream is guarded
-      // by its revision, as a cancellation racing a settlement is decided by the chain anyway.
-      const [recorded, onChain] = await Promise.all([
-        deps.ledger.readStream(streams.order(network.name, uid)),
-        deps.ledger.readStream(streams.orderOnChain(network.name, uid)),
-      ]);
-      const events = [...recorded, ...onChain].map((e) => upcast(e.type, e.version, e.data));
-      return { uid, state: foldOrder(events), revision: BigInt(recorded.length - 1) };
-    }),
-  );
+  const orders = await Promise.all(uids.map((uid) => loadOrder(deps.ledger, network.name, uid)));
   const decision = decideCancellation({
     orders: orders.map(({ uid, state }) => ({ uid, state })),
     signer,

@@ -17,6 +17,7 @@ import { parseAddress, parseHexBytes } from '../domain/hex.js';
 import { NATIVE_TOKEN_MARKER, type Network } from '../domain/networks.js';
 import { checkOrderRules, type DenyList, type ValidityLimits } from '../domain/order-rules.js';
 import {
+  plainDecimal,
   pricedAmount,
   quoteAmounts,
   quoteFee,
@@ -148,6 +149,7 @@ export async function createQuote(
     network,
     denyList: deps.denyList,
     validity: deps.validity,
+    request: 'quote',
   });
   if (violation) reject(violation.errorType, violation.description);
 
@@ -187,7 +189,7 @@ export async function createQuote(
   const costs = {
     gasAmount: priced.gas.toString(),
     gasPrice: priced.gasPrice.toString(),
-    sellTokenPrice: String(priced.sellTokenPrice),
+    sellTokenPrice: plainDecimal(priced.sellTokenPrice),
   };
   const response: QuoteResponse = {
     quote: {

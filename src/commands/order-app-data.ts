@@ -5,9 +5,11 @@
  */
 import {
   appDataHash,
+  appDataSizeError,
   EMPTY_APP_DATA_DOCUMENT,
   validateAppData,
   ZERO_APP_DATA_HASH,
+  type AppDataValidation,
   type ParsedAppData,
 } from '../domain/app-data.js';
 import type { Hex } from '../domain/events.js';
@@ -23,6 +25,69 @@ export interface OrderAppData {
   needsRegistration: boolean;
 }
 
+/**
+ * Step 2: the document an order brings, inline or registered under its hash. For the hash form
+ * `document` is null when the registry does not know it; step 4 refuses that.
+ */
+export interface FoundAppData {
+  hash: Hex;
+  document: string | null;
+  hashForm: boolean;
+  /**
+   * The document parsed once, without the size limit (step 3 reads it so; step 4 then applies
+   * the limit); null with no document.
+   */
+  validation: AppDataValidation | null;
+}
+
+const found = (hash: Hex, document: string | null, hashForm: boolean): FoundAppData => ({
+  hash,
+  document,
+  hashForm,
+  validation: document === null ? null : validateAppData(document, Number.POSITIVE_INFINITY),
+});
+
+export async function findOrderAppData(
+  registry: AppDataRegistry,
+  network: string,
+  appData: string,
+  declaredHash: string | null | undefined,
+): Promise<FoundAppData> {
+  const hashForm = declaredHash == null ? parseHexBytes(appData, 32) : null;
+  if (hashForm === null) return found(appDataHash(appData), appData, false);
+  const document =
+    hashForm === ZERO_APP_DATA_HASH
+      ? EMPTY_APP_DATA_DOCUMENT
+      : await registry.find(network, hashForm);
+  return found(hashForm, document, true);
+}
+
+/** Step 4: the document must be known, match its declared hash, and be valid app data. */
+export async function checkOrderAppData(
+  registry: AppDataRegistry,
+  network: string,
+  app: FoundAppData,
+  declaredHash: string | null | undefined,
+  sizeLimit: number,
+): Promise<OrderAppData> {
+  const { hash, document, validation } = app;
+  if (document === null || validation === null) {
+    reject('InvalidAppData', `Unknown pre-image for app data hash ${hash}`);
+  }
+  if (declaredHash != null && declaredHash.toLowerCase() !== hash) {
+    reject('AppDataHashMismatch', `appDataHash ${declaredHash} does not match ${hash}`);
+  }
+  const tooLarge = appDataSizeError(document, sizeLimit);
+  if (tooLarge !== null) reject('InvalidAppData', tooLarge);
+  if (!validation.ok) reject('InvalidAppData', validation.reason);
+  if (validation.appData.enableFastPath) {
+    reject('InvalidAppData', "'enableFastPath' is not yet supported");
+  }
+  const needsRegistration = !app.hashForm && (await registry.find(network, hash)) === null;
+  return { hash, document, parsed: validation.appData, needsRegistration };
+}
+
+/** Steps 2 and 4 together, for requests with no replacement pre-check between them (quotes). */
 export async function resolveOrderAppData(
   registry: AppDataRegistry,
   network: string,
@@ -30,28 +95,6 @@ export async function resolveOrderAppData(
   declaredHash: string | null | undefined,
   sizeLimit: number,
 ): Promise<OrderAppData> {
-  const hashForm = declaredHash == null ? parseHexBytes(appData, 32) : null;
-  let hash: Hex;
-  let document: string;
-  let needsRegistration = false;
-  if (hashForm) {
-    hash = hashForm;
-    const found =
-      hash === ZERO_APP_DATA_HASH ? EMPTY_APP_DATA_DOCUMENT : await registry.find(network, hash);
-    if (found === null) reject('InvalidAppData', `Unknown pre-image for app data hash ${hash}`);
-    document = found;
-  } else {
-    document = appData;
-    hash = appDataHash(document);
-    if (declaredHash != null && declaredHash.toLowerCase() !== hash) {
-      reject('AppDataHashMismatch', `appDataHash ${declaredHash} does not match ${hash}`);
-    }
-  }
-  const validation = validateAppData(document, sizeLimit);
-  if (!validation.ok) reject('InvalidAppData', validation.reason);
-  if (validation.appData.enableFastPath) {
-    reject('InvalidAppData', "'enableFastPath' is not yet supported");
-  }
-  if (!hashForm) needsRegistration = (await registry.find(network, hash)) === null;
-  return { hash, document, parsed: validation.appData, needsRegistration };
+  const app = await findOrderAppData(registry, network, appData, declaredHash);
+  return checkOrderAppData(registry, network, app, declaredHash, sizeLimit);
 }

@@ -4,26 +4,32 @@
  * fine: a limit order may be placed without a quote.
  */
 import type { LinkedQuote, OrderData, QuoteCreatedV1 } from '../domain/events.js';
-import { quotableOrder, quoteMatches } from '../domain/quote.js';
+import {
+  quotableOrder,
+  quoteMatches,
+  scaledQuoteAmounts,
+  type QuotableOrder,
+} from '../domain/quote.js';
 import type { QuoteQueries } from '../queries/quotes.js';
 
-/** What the order gets for its native-token cost: higher is better for the trader. */
-function value(quote: QuoteCreatedV1): number {
-  const q = quote.quote;
+/**
+ * What the order gets for its native-token cost: higher is better for the trader. Measured on
+ * the scaled amounts, so every candidate is judged for the same sell amount, as the reference
+ * does on the amounts it quoted.
+ */
+function value(quote: LinkedQuote): number {
   const gasInSellToken =
     (Number(quote.gasAmount) * Number(quote.gasPrice)) / Number(quote.sellTokenPrice);
-  return Number(q.buyAmount) / (Number(q.sellAmount) + gasInSellToken);
+  return Number(quote.buyAmount) / (Number(quote.sellAmount) + gasInSellToken);
 }
 
-function linked(quote: QuoteCreatedV1): LinkedQuote {
+function linked(quote: QuoteCreatedV1, order: QuotableOrder): LinkedQuote {
   return {
     id: quote.id,
     gasAmount: quote.gasAmount,
     gasPrice: quote.gasPrice,
     sellTokenPrice: quote.sellTokenPrice,
-    sellAmount: quote.quote.sellAmount,
-    buyAmount: quote.quote.buyAmount,
-    feeAmount: quote.quote.feeAmount,
+    ...scaledQuoteAmounts(quote.quote, order),
     solver: quote.solver,
     verified: quote.verified,
     metadata: {},
@@ -40,11 +46,11 @@ export async function linkQuote(
   const quotable = quotableOrder(order);
   if (quoteId !== null) {
     const named = await quotes.byId(network, quoteId);
-    if (named && quoteMatches(named, quotable, now)) return linked(named);
+    if (named && quoteMatches(named, quotable, now)) return linked(named, quotable);
   }
-  const candidates = (await quotes.unexpired(network, order, now)).filter((q) =>
-    quoteMatches(q, quotable, now),
-  );
+  const candidates = (await quotes.unexpired(network, order, now))
+    .filter((q) => quoteMatches(q, quotable, now))
+    .map((q) => linked(q, quotable));
   candidates.sort((a, b) => Number(b.verified) - Number(a.verified) || value(b) - value(a));
-  return candidates[0] ? linked(candidates[0]) : null;
+  return candidates[0] ?? null;
 }

@@ -1,7 +1,8 @@
 /**
  * POST /api/v1/orders: decide whether a signed order is accepted and, if so, append
  * `OrderPlaced` to its new stream. The pipeline follows reference §4.1 with the seed's codes;
- * a rejected order writes nothing.
+ * a rejected order writes nothing. An order whose app data names `replacedOrder` first cancels
+ * that order (./order-replacement.ts).
  */
 import { parseUint256 } from '../domain/amounts.js';
 import type { Hook } from '../domain/app-data.js';
@@ -16,11 +17,13 @@ import {
   type OrderPlacedV1,
   type OrderUid,
 } from '../domain/events.js';
-import { parseAddress } from '../domain/hex.js';
+import { bytesToHex, parseAddress } from '../domain/hex.js';
 import type { Network } from '../domain/networks.js';
 import { checkOrderRules, orderClass } from '../domain/order-rules.js';
+import { checkQuotedOrderRules } from '../domain/quoted-order-rules.js';
 import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
 import type { OrderCreationBody } from '../../schemas/validators.js';
+import { hooksInteraction } from '../chain/hooks-call.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { checkOrderOnChain } from './order-chain-checks.js';
@@ -28,11 +31,18 @@ import { linkQuote } from './order-quote-link.js';
 import type { OrderQueries } from '../queries/orders.js';
 import type { QuoteQueries } from '../queries/quotes.js';
 import { outsideMarket, quotableOrder } from '../domain/quote.js';
-import { resolveOrderAppData } from './order-app-data.js';
+import { checkOrderAppData, findOrderAppData, type FoundAppData } from './order-app-data.js';
+import {
+  cancelReplaced,
+  checkReplacement,
+  precheckReplacement,
+  type ReplacedOrder,
+  type ReplacementDeps,
+} from './order-replacement.js';
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
 
-export interface PlaceOrderDeps {
+export interface PlaceOrderDeps extends ReplacementDeps {
   ledger: Ledger;
   appData: AppDataRegistry;
   clock: () => Date;
@@ -80,12 +90,11 @@ function signedOrder(body: OrderCreationBody, appDataHash: `0x${string}`): Order
   };
 }
 
-/** An app-data hook as the order's interaction (sent as is, without ether). */
-const hookInteraction = (hook: Hook): Interaction => ({
-  target: hook.target,
-  value: '0',
-  callData: hook.callData,
-});
+/** The app-data hooks of one stage as at most one interaction: the trampoline's `execute`. */
+function hookInteractions(network: Network, hooks: readonly Hook[]): Interaction[] {
+  const interaction = hooksInteraction(network.hooksTrampoline, hooks);
+  return interaction ? [interaction] : [];
+}
 
 export async function placeOrder(
   deps: PlaceOrderDeps,
@@ -93,15 +102,17 @@ export async function placeOrder(
   body: OrderCreationBody,
 ): Promise<PlacedOrder> {
   const now = deps.clock();
-  const appData = await resolveOrderAppData(
+  const found = await findOrderAppData(deps.appData, network.name, body.appData, body.appDataHash);
+  const order = signedOrder(body, found.hash);
+  const digest = orderDigest(order, domainSeparator(network.chainId, network.settlementContract));
+  const replaced = await precheck(deps, network, found, digest, now);
+  const appData = await checkOrderAppData(
     deps.appData,
     network.name,
-    body.appData,
+    found,
     body.appDataHash,
     deps.appDataSizeLimit,
   );
-  const order = signedOrder(body, appData.hash);
-  const digest = orderDigest(order, domainSeparator(network.chainId, network.settlementContract));
   const { owner, signature } = verifyOwner({
     scheme: body.signingScheme,
     signature: body.signature,
@@ -120,6 +131,7 @@ export async function placeOrder(
     network,
     denyList: deps.denyList,
     validity: deps.validity,
+    request: 'submission',
   });
   if (violation) reject(violation.errorType, violation.description);
   await checkOrderOnChain(deps.chain, {
@@ -143,6 +155,20 @@ export async function placeOrder(
       reject('TooManyLimitOrders', 'Too many limit orders');
     }
   }
+  const quoted = checkQuotedOrderRules({
+    quoteGas: quote ? BigInt(quote.gasAmount) : 0n,
+    hooks: appData.parsed.hooks,
+    validFrom: appData.parsed.validFrom,
+    validTo: order.validTo,
+  });
+  if (quoted) reject(quoted.errorType, quoted.description);
+  // Step 13: a replacement's checks, then the old order's cancellation, before the placement.
+  let cancelPosition: string | null = null;
+  if (replaced) {
+    const replacement = { uid, owner, signingScheme: body.signingScheme };
+    await checkReplacement(deps, network.name, replaced, replacement);
+    cancelPosition = await cancelReplaced(deps.ledger, network.name, replaced, replacement, now);
+  }
   const registration = appData.needsRegistration
     ? await deps.appData.register(network.name, appData.hash, appData.document, now)
     : null;
@@ -160,12 +186,36 @@ export async function placeOrder(
     quoteId: quote?.id ?? null,
     quote,
     interactions: {
-      pre: appData.parsed.hooks.pre.map(hookInteraction),
-      post: appData.parsed.hooks.post.map(hookInteraction),
+      pre: hookInteractions(network, appData.parsed.hooks.pre),
+      post: hookInteractions(network, appData.parsed.hooks.post),
     },
   };
-  const position = await record(deps.ledger, placed);
+  const placedPosition = await record(deps.ledger, placed);
+  // The old order's cancellation was recorded first; a retry may find it after the placement.
+  const position =
+    cancelPosition !== null && deps.ledger.comparePositions(cancelPosition, placedPosition) > 0
+      ? cancelPosition
+      : placedPosition;
   return { uid, position, appDataPosition: registration?.position ?? null };
+}
+
+/**
+ * Step 3: when the full app data names an order to replace, that order must be cancellable.
+ * The document was parsed without the size limit, as the reference reads it here; step 4
+ * applies the limit.
+ */
+async function precheck(
+  deps: PlaceOrderDeps,
+  network: Network,
+  found: FoundAppData,
+  digest: Uint8Array,
+  now: Date,
+): Promise<ReplacedOrder | null> {
+  if (found.validation === null) return null;
+  if (!found.validation.ok) reject('InvalidAppData', found.validation.reason);
+  const uid = found.validation.appData.replacedOrder;
+  if (uid === undefined) return null;
+  return precheckReplacement(deps.ledger, network.name, uid, bytesToHex(digest), now);
 }
 
 /** A new stream per order: `noStream` makes a duplicate UID a conflict, atomically. */

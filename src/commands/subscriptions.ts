@@ -51,6 +51,8 @@ export interface SubscriptionsDeps {
   apiKey: string | null;
   /** The channels this server can deliver to (webhooks always can). */
   channels: { readonly [K in Exclude<ChannelKind, 'webhook'>]: boolean };
+  /** Webhooks and push endpoints may be private or loopback hosts (local development, tests). */
+  allowPrivateAddresses: boolean;
   /** Active subscriptions per account; default 20. */
   maxActive?: number;
 }
@@ -159,7 +161,9 @@ export async function subscribe(
   request: { channel: ChannelRequest; credentials: SubscriptionCredentials },
 ): Promise<SubscribeResult> {
   ensureEnabled(deps);
-  const parsed = parseChannel(request.channel);
+  const parsed = parseChannel(request.channel, {
+    allowPrivateAddresses: deps.allowPrivateAddresses,
+  });
   if (!parsed.ok) reject('InvalidParameter', parsed.description);
   const { channel, target } = parsed;
   const authorisedBy = authorise(

@@ -5,10 +5,15 @@
  *
  * Redirects are not followed (a 3xx is just an answer). Answers are read up to 64 KiB, enough
  * for an error message; the rest is discarded. A URL that is not http(s) fails for good.
+ *
+ * A client for subscribers' URLs (webhooks, push endpoints) is given a `DestinationPolicy`: it
+ * connects only to addresses that policy let through (destination.ts). The Telegram channel's
+ * client has none: its URL is the operator's (TELEGRAM_API_URL), not a subscriber's.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { DeliveryError } from './channel.js';
+import { pinnedLookup, vetDestination, type DestinationPolicy } from './destination.js';
 
 export interface HttpAnswer {
   status: number;
@@ -26,27 +31,31 @@ export interface HttpClient {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export function createHttpClient(): HttpClient {
+/** `destinations`: where the client may connect; absent, wherever its URLs point. */
+export function createHttpClient(destinations?: DestinationPolicy): HttpClient {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
     'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
   };
   return {
-    post(url, { headers, body, signal }) {
+    async post(url, { headers, body, signal }) {
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        throw new DeliveryError('invalid URL', { permanent: true });
+      }
+      const protocol = target.protocol as keyof typeof agents;
+      const agent = agents[protocol];
+      if (!agent) {
+        throw new DeliveryError(`unsupported URL scheme ${target.protocol}`, { permanent: true });
+      }
+      // The checked addresses, and only they, are where the socket connects; the Host header
+      // and TLS server name stay the URL's host.
+      const lookup = destinations
+        ? pinnedLookup(await vetDestination(target.hostname, destinations))
+        : undefined;
       return new Promise((resolve, reject) => {
-        let target: URL;
-        try {
-          target = new URL(url);
-        } catch {
-          return reject(new DeliveryError('invalid URL', { permanent: true }));
-        }
-        const protocol = target.protocol as keyof typeof agents;
-        const agent = agents[protocol];
-        if (!agent) {
-          return reject(
-            new DeliveryError(`unsupported URL scheme ${target.protocol}`, { permanent: true }),
-          );
-        }
         const send = protocol === 'https:' ? https.request : http.request;
         const request = send(
           target,
@@ -54,6 +63,7 @@ export function createHttpClient(): HttpClient {
             method: 'POST',
             agent,
             signal,
+            ...(lookup ? { lookup } : {}),
             headers: { ...headers, 'Content-Length': String(body.length) },
           },
           (response) => {

@@ -20,6 +20,10 @@
  * for up to `stopGraceMs`, then aborts the rest and puts their rows back too (due at once, no
  * attempt counted); if even that write fails, the lease runs out and another worker takes them.
  * Nothing is lost across a restart.
+ *
+ * Webhooks and push endpoints are the subscribers' choice: each attempt first checks where
+ * their host resolves and connects only to public addresses, unless the configuration allows
+ * private ones (destination.ts); a refused destination fails its row at once.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -30,6 +34,7 @@ import { createEmailChannel } from './channels/email.js';
 import { createTelegramChannel } from './channels/telegram.js';
 import { createWebhookChannel } from './channels/webhook.js';
 import { createWebPushChannel } from './channels/webpush.js';
+import { systemResolver, type Resolver } from './destination.js';
 import { createHttpClient, type HttpClient } from './http.js';
 import { claimDue, recordOutcomes, type Outcome, type OutboxRow } from './outbox.js';
 
@@ -49,6 +54,8 @@ export interface DeliveryWorkerOptions {
   stopGraceMs?: number;
   /** Jitter source of the backoff. Default Math.random. */
   random?: () => number;
+  /** Resolves subscribers' host names before their addresses are checked. Default: the system's. */
+  resolve?: Resolver;
 }
 
 export interface DeliveryWorker {
@@ -57,25 +64,34 @@ export interface DeliveryWorker {
 
 type Channels = { [K in ChannelKind]: Channel<K> | { disabled: string } };
 
+/**
+ * HTTP clients: one for subscribers' URLs (webhooks, push endpoints), which connects only where
+ * the destination policy allows, and one for the operator's (the Bot API).
+ */
+interface Clients {
+  subscribers: HttpClient;
+  operator: HttpClient;
+}
+
 /** The channels the configuration enables; a null one fails its rows, saying why. */
 function createChannels(
   config: DeliveryWorkerOptions['config'],
   timeoutMs: number,
-  client: HttpClient,
+  clients: Clients,
 ): Channels {
   return {
-    webhook: createWebhookChannel(client),
+    webhook: createWebhookChannel(clients.subscribers),
     email: config.email
       ? createEmailChannel({ ...config.email, timeoutMs })
       : { disabled: 'e-mail delivery is not configured (SMTP_URL is unset)' },
     webpush: config.webPush
-      ? createWebPushChannel(config.webPush, client)
+      ? createWebPushChannel(config.webPush, clients.subscribers)
       : {
           disabled:
             'web push is not configured (WEB_PUSH_VAPID_PUBLIC_KEY / WEB_PUSH_VAPID_PRIVATE_KEY are unset)',
         },
     telegram: config.telegram
-      ? createTelegramChannel(config.telegram, client)
+      ? createTelegramChannel(config.telegram, clients.operator)
       : { disabled: 'Telegram delivery is not configured (TELEGRAM_BOT_TOKEN is unset)' },
   };
 }
@@ -101,8 +117,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const leaseMs = options.leaseMs ?? 3 * timeoutMs + 10_000;
   const stopGraceMs = options.stopGraceMs ?? 1000;
   const random = options.random ?? Math.random;
-  const client = createHttpClient();
-  const channels = createChannels(options.config, timeoutMs, client);
+  const clients: Clients = {
+    subscribers: createHttpClient({
+      allowPrivateAddresses: delivery.allowPrivateAddresses,
+      resolve: options.resolve ?? systemResolver,
+    }),
+    operator: createHttpClient(),
+  };
+  const channels = createChannels(options.config, timeoutMs, clients);
   const policy = { baseMs: delivery.backoffBaseMs, maxMs: delivery.backoffMaxMs };
 
   let stopped = false;
@@ -334,7 +356,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         if ('close' in channel && channel.close) await channel.close().catch(() => undefined);
       }),
     );
-    client.close();
+    clients.subscribers.close();
+    clients.operator.close();
   };
   return {
     stop: () => (stopping ??= shutDown()),

@@ -192,15 +192,18 @@ function legacyHooks(v: Json): { pre: Hook[]; post: Hook[] } {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** `sizeLimit` is in UTF-8 bytes (reference default 8192). Never throws. */
+/** Why a document is over `sizeLimit` bytes of UTF-8; null when it is not. */
+export function appDataSizeError(fullAppData: string, sizeLimit: number): string | null {
+  const size = Buffer.byteLength(fullAppData, 'utf8');
+  return size > sizeLimit
+    ? `app data has byte size ${size} which is larger than limit ${sizeLimit}`
+    : null;
+}
+
 export function validateAppData(fullAppData: string, sizeLimit: number): AppDataValidation {
   if (typeof fullAppData !== 'string') return { ok: false, reason: 'app data is not a string' };
-  const size = Buffer.byteLength(fullAppData, 'utf8');
-  if (size > sizeLimit) {
-    return {
-      ok: false,
-      reason: `app data has byte size ${size} which is larger than limit ${sizeLimit}`,
-    };
-  }
+  const tooLarge = appDataSizeError(fullAppData, sizeLimit);
+  if (tooLarge !== null) return { ok: false, reason: tooLarge };
   if (LONE_SURROGATE.test(fullAppData)) return { ok: false, reason: 'app data is not valid UTF-8' };
   let root: Json;
   try {

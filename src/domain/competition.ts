@@ -152,6 +152,21 @@ export function runCompetition(
   proposed: readonly ProposedSolution[],
   options: CompetitionOptions = DEFAULT_COMPETITION,
 ): RankedSolution[] {
+  return rankProposals(auction, proposed, options).map(({ solution }) => solution);
+}
+
+/** A solution as the competition ranked it, and the proposal it came from. */
+export interface RankedProposal {
+  solution: RankedSolution;
+  proposed: ProposedSolution;
+}
+
+/** `runCompetition`, each ranked solution beside its proposal: a caller may drop that one and rank again. */
+export function rankProposals(
+  auction: SolverAuction,
+  proposed: readonly ProposedSolution[],
+  options: CompetitionOptions = DEFAULT_COMPETITION,
+): RankedProposal[] {
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
   const entries = capPerSolver(proposed, options.maxSolutionsPerSolver).flatMap(
     (solution, index) => evaluate(solution, index, orders, auction) ?? [],
@@ -168,13 +183,14 @@ export function runCompetition(
   const won = new Set(winners);
   const rest = entries.filter((entry) => !won.has(entry) && !filtered.has(entry)).sort(byScore);
   const unfair = [...filtered].sort(byScore);
-  return [...winners, ...rest, ...unfair].map((entry, i) =>
-    output(
+  return [...winners, ...rest, ...unfair].map((entry, i) => ({
+    solution: output(
       entry,
       i + 1,
       won.has(entry),
       filtered.has(entry),
       won.has(entry) ? referenceScores.get(entry.proposed.solver)! : null,
     ),
-  );
+    proposed: entry.proposed,
+  }));
 }

@@ -188,7 +188,12 @@ export interface AuctionOrder extends OrderData {
 }
 
 /** Why a cut left an open order out of the auction. */
-export type FilterReason = 'InsufficientBalance' | 'MissingNativePrice';
+/**
+ * `UntrampolinedInteractions`: the order's interactions call something other than the network's
+ * HooksTrampoline (placed before hooks went through it), so it must never settle.
+ */
+export type FilterReason =
+  'InsufficientBalance' | 'MissingNativePrice' | 'UntrampolinedInteractions';
 
 /**
  * An order as an auction took it in: its UID and what earlier batches had filled by the cut.

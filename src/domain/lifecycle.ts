@@ -174,24 +174,32 @@ export interface CancellationInput {
 export type CancellationDecision =
   { ok: true; cancel: OrderUid[] } | { ok: false; error: OrderRejection };
 
-const error = (errorType: OrderRejection['errorType'], description: string) =>
-  ({ ok: false, error: { errorType, description } }) as const;
+const refusal = (errorType: OrderRejection['errorType'], description: string): OrderRejection => ({
+  errorType,
+  description,
+});
 
-/** Why this order cannot be cancelled off-chain, if it cannot. */
-function uncancellable(state: OrderState | null, nowSeconds: number): CancellationDecision | null {
-  if (state === null) return error('OrderNotFound', 'Order not located in database');
+/**
+ * Why this order cannot be cancelled off-chain, if it cannot (reference §4.3 step 2). The same
+ * rule decides whether an order can be replaced (reference §4.1 step 3).
+ */
+export function cancellationRefusal(
+  state: OrderState | null,
+  nowSeconds: number,
+): OrderRejection | null {
+  if (state === null) return refusal('OrderNotFound', 'Order not located in database');
   const ecdsa = state.placed.signingScheme === 'eip712' || state.placed.signingScheme === 'ethsign';
   switch (orderStatus(statusInputs(state), nowSeconds)) {
     case 'presignaturePending':
-      return error('OnChainOrder', 'On-chain orders must be cancelled on-chain');
+      return refusal('OnChainOrder', 'On-chain orders must be cancelled on-chain');
     case 'open':
-      return ecdsa ? null : error('OnChainOrder', 'On-chain orders must be cancelled on-chain');
+      return ecdsa ? null : refusal('OnChainOrder', 'On-chain orders must be cancelled on-chain');
     case 'fulfilled':
-      return error('OrderFullyExecuted', 'Order is fully executed');
+      return refusal('OrderFullyExecuted', 'Order is fully executed');
     case 'cancelled':
-      return error('AlreadyCancelled', 'Order is already cancelled');
+      return refusal('AlreadyCancelled', 'Order is already cancelled');
     case 'expired':
-      return error('OrderExpired', 'Order is expired');
+      return refusal('OrderExpired', 'Order is expired');
   }
 }
 
@@ -202,13 +210,16 @@ function uncancellable(state: OrderState | null, nowSeconds: number): Cancellati
  */
 export function decideCancellation(request: CancellationInput): CancellationDecision {
   for (const { state } of request.orders) {
-    const refusal = uncancellable(state, request.nowSeconds);
-    if (refusal !== null) return refusal;
+    const error = cancellationRefusal(state, request.nowSeconds);
+    if (error !== null) return { ok: false, error };
   }
   const { signer } = request;
-  if (signer === null) return error('InvalidSignature', 'Malformed signature');
+  if (signer === null) {
+    return { ok: false, error: refusal('InvalidSignature', 'Malformed signature') };
+  }
   if (request.orders.some(({ state }) => state?.placed.owner !== signer)) {
-    return error('WrongOwner', "Signature recovery's owner doesn't match order's");
+    const error = refusal('WrongOwner', "Signature recovery's owner doesn't match order's");
+    return { ok: false, error };
   }
   return { ok: true, cancel: [...new Set(request.orders.map(({ uid }) => uid))] };
 }

@@ -14,6 +14,11 @@ export interface Network {
   rpcUrlVariable: string;
   settlementContract: Address;
   vaultRelayer: Address;
+  /**
+   * CoW Protocol's HooksTrampoline: the only target of an order's hook interactions, which
+   * calls the hooks itself so that they never run as the settlement contract (reference §8).
+   */
+  hooksTrampoline: Address;
   wrappedNativeToken: Address;
   /**
    * Factories of Uniswap-V2 pools (0.3% fee, constant product) whose pairs price tokens. Only
@@ -43,6 +48,13 @@ export interface UsdReference {
 export const SETTLEMENT_CONTRACT: Address = '0x9008d19f58aabd9ed0d60971565aa8510560ab41';
 /** GPv2VaultRelayer, created by the settlement contract's constructor. */
 export const VAULT_RELAYER: Address = '0xc92e8bdf79f0507f65a392b0ab4667716bfe0110';
+/**
+ * HooksTrampoline on every network but Gnosis Chain; the devnet places its own trampoline here
+ * (src/chain/devnet/hooks-trampoline.ts).
+ */
+export const HOOKS_TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
+/** HooksTrampoline on Gnosis Chain. */
+const GNOSIS_HOOKS_TRAMPOLINE: Address = '0x01dcb88678aedd0c4cc9552b20f4718550250574';
 /** The pseudo-token standing for the chain's native currency in buy orders. */
 export const NATIVE_TOKEN_MARKER: Address = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
@@ -61,6 +73,7 @@ function network(
     rpcUrlVariable: `${name.toUpperCase()}_RPC_URL`,
     settlementContract: SETTLEMENT_CONTRACT,
     vaultRelayer: VAULT_RELAYER,
+    hooksTrampoline: name === 'xdai' ? GNOSIS_HOOKS_TRAMPOLINE : HOOKS_TRAMPOLINE,
     wrappedNativeToken: wrappedNativeToken.toLowerCase() as Address,
     uniswapV2Factories: uniswapV2Factories.map((f) => f.toLowerCase() as Address),
     aliases,

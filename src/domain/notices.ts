@@ -144,6 +144,18 @@ export function isExpiredAt(validTo: number, cutAt: string): boolean {
   return validTo < unixSeconds(cutAt);
 }
 
+/**
+ * Seconds after a winning solution's settlement deadline during which its trades may still
+ * reach the ledger, so the notices hold its orders' expiry that long (unless the settlement is
+ * recorded failed, or the order's fill arrives first). A settlement mined by its deadline is
+ * recorded by the chain indexer once it has its confirmations (3 on public networks by default:
+ * 36 s at Ethereum's 12 s blocks, less elsewhere) and the indexer has polled (1 s by default);
+ * a timed-out transaction may also land a little after the deadline. Two minutes covers that
+ * with room for a slow node. It is a constant, not the indexer's configuration: the notices
+ * must come out the same on every replay, whatever the service's settings are then.
+ */
+export const SETTLEMENT_RECORDING_MARGIN_SECONDS = 120;
+
 /** The canonical ISO 8601 form of an event's time (milliseconds, `Z`), as the API shows it. */
 export function noticeTimestamp(iso: string): string {
   const ms = Date.parse(iso);

@@ -2,8 +2,8 @@
  * The submission rules that need no chain and no database (reference §4.1 steps 7–8 and the
  * fee check of step 10), in the reference's order: the first broken rule is the answer.
  *
- * One seed override: a `validTo` already in the past is `OrderExpired` (seed §7.2) where the
- * reference would say `InsufficientValidTo`.
+ * One seed override, for submissions only: a `validTo` already in the past is `OrderExpired`
+ * (seed §7.2) where the reference says `InsufficientValidTo`, as it still does for quotes.
  */
 import type { Address, OrderClass, OrderData, SigningScheme } from './events.js';
 import type { OrderRejection } from './errors.js';
@@ -41,6 +41,8 @@ export interface OrderRulesInput {
   network: Network;
   denyList: DenyList;
   validity: ValidityLimits;
+  /** What is checked: an order submitted, or the order a quote request describes. */
+  request: 'submission' | 'quote';
 }
 
 const ZERO_ADDRESS: Address = `0x${'0'.repeat(40)}`;
@@ -84,7 +86,9 @@ export function checkOrderRules(input: OrderRulesInput): OrderRejection | null {
   if (order.sellTokenBalance !== 'erc20') {
     return reject('UnsupportedSellTokenSource', `Type ${typeName(order.sellTokenBalance)}`);
   }
-  if (order.validTo < nowSeconds) return reject('OrderExpired', 'validTo is in the past');
+  if (order.validTo < nowSeconds && input.request === 'submission') {
+    return reject('OrderExpired', 'validTo is in the past');
+  }
   if (order.validTo < nowSeconds + input.validity.min) {
     return reject('InsufficientValidTo', 'validTo is not far enough in the future');
   }

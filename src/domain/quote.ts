@@ -33,6 +33,23 @@ export function quoteFee(gas: bigint, gasPrice: bigint, sellTokenPrice: number):
   return Number.isFinite(fee) ? BigInt(fee) : 0n;
 }
 
+/**
+ * A float as the reference prints it (Rust's `Display` for f64): the shortest digits that read
+ * back as the same number, in plain decimal, never in exponent notation ("0.000000003", not
+ * JavaScript's "3e-9"). Only finite, non-negative prices come here.
+ */
+export function plainDecimal(value: number): string {
+  const text = String(value);
+  const exponent = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!exponent) return text;
+  const digits = exponent[1]! + (exponent[2] ?? '');
+  // Where the decimal point falls in `digits`: after the first digit, moved by the exponent.
+  const point = 1 + Number(exponent[3]);
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + '0'.repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 export type QuoteAmounts =
   | { ok: true; sellAmount: bigint; buyAmount: bigint }
   | { ok: false; errorType: 'SellAmountDoesNotCoverFee'; fee: bigint };
@@ -81,14 +98,41 @@ export function quotableOrder(order: OrderData): QuotableOrder {
   };
 }
 
-/** Whether `quote` prices `order` and is still valid at `now`. */
+/**
+ * Whether `quote` prices `order` and is still valid at `now`. A sell order matches on the sell
+ * amount the price was computed for (reference: `sellAmount` or `sellAmount + feeAmount` equals
+ * it). The event records the answered amounts: for `sellAmountBeforeFee = X` that is X − fee
+ * with the fee beside it, so X is their sum, which is what the SDK signs; for
+ * `sellAmountAfterFee = X` it is X itself. The event does not say which was asked, so both are
+ * accepted: the second also keeps linking orders signed for X − fee, as batchbook advised before.
+ */
 export function quoteMatches(quote: QuoteCreatedV1, order: QuotableOrder, now: Date): boolean {
   const q = quote.quote;
   if (q.sellToken !== order.sellToken || q.buyToken !== order.buyToken) return false;
   if (q.kind !== order.kind || Date.parse(quote.expiration) <= now.getTime()) return false;
   if (order.kind === 'buy') return BigInt(q.buyAmount) === order.buyAmount;
-  const quoted = BigInt(q.sellAmount);
-  return quoted === order.sellAmount || quoted === order.sellAmount + order.feeAmount;
+  const quoted = [BigInt(q.sellAmount) + BigInt(q.feeAmount), BigInt(q.sellAmount)];
+  return quoted.some((x) => x === order.sellAmount || x === order.sellAmount + order.feeAmount);
+}
+
+/**
+ * The quote's amounts as an order linked to it carries them (reference §7 step 9): for a sell
+ * order, scaled to the order's sell amount at the quote's price; a buy order's as quoted. The fee
+ * stays the quoted one.
+ */
+export function scaledQuoteAmounts(
+  quote: Pick<QuotedOrder, 'sellAmount' | 'buyAmount' | 'feeAmount'>,
+  order: Pick<QuotableOrder, 'kind' | 'sellAmount'>,
+): { sellAmount: string; buyAmount: string; feeAmount: string } {
+  const { sellAmount, buyAmount, feeAmount } = quote;
+  if (order.kind === 'buy') return { sellAmount, buyAmount, feeAmount };
+  // Stored sell quotes never have a zero sell amount (a zero after the fee is refused).
+  const scaledBuy = (BigInt(buyAmount) * order.sellAmount) / BigInt(sellAmount);
+  return {
+    sellAmount: order.sellAmount.toString(),
+    buyAmount: scaledBuy.toString(),
+    feeAmount,
+  };
 }
 
 /**

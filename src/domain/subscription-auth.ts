@@ -30,6 +30,7 @@ import type {
 import { recoverOrderSigner } from './signatures.js';
 import { typedDataDigest } from './eip712.js';
 import { sameSecret } from './same-secret.js';
+import { nonPublicHost } from './ip-ranges.js';
 
 // ---------------------------------------------------------------------------------------------
 // Typed data
@@ -222,18 +223,41 @@ function base64url(value: string): Buffer | null {
 const invalid = (description: string): ChannelParse => ({ ok: false, description });
 
 /**
- * Checks a requested channel: a webhook is any http(s) URL; an e-mail address has the usual
- * shape; a push endpoint is https (http only on loopback, for local tests) with a P-256 public
- * key (65 bytes) and a 16-byte auth secret in base64url; a Telegram chat is a numeric id or an
- * `@channel`. The target is the string the account signs.
+ * Why notices must not go to `url` (as `field`), or null. Without private addresses, a host
+ * known not to be public (an IP literal in a special-purpose range, `localhost`) is refused
+ * here, early and plainly; names are not resolved: delivery checks what they resolve to.
  */
-export function parseChannel(request: ChannelRequest): ChannelParse {
+function privateDestination(url: URL, field: string, allowPrivate: boolean): string | null {
+  const range = allowPrivate ? null : nonPublicHost(url.hostname);
+  return (
+    range &&
+    `${field} must be a public address: ${url.hostname} is ${range} ` +
+      '(this server delivers to public addresses only)'
+  );
+}
+
+export interface ChannelRules {
+  /** Webhooks and push endpoints may be private or loopback hosts (local development, tests). */
+  allowPrivateAddresses: boolean;
+}
+
+/**
+ * Checks a requested channel: a webhook is an http(s) URL; an e-mail address has the usual
+ * shape; a push endpoint is https (http only on loopback, and only where private addresses are
+ * allowed: local tests) with a P-256 public key (65 bytes) and a 16-byte auth secret in
+ * base64url; a Telegram chat is a numeric id or an `@channel`. Webhooks and push endpoints must
+ * be public hosts unless `rules` allow private ones. The target is the string the account signs.
+ */
+export function parseChannel(request: ChannelRequest, rules: ChannelRules): ChannelParse {
+  const allowPrivate = rules.allowPrivateAddresses;
   switch (request.kind) {
     case 'webhook': {
       const url = parseUrl(request.url);
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
         return invalid('/channel/url must be an http or https URL');
       }
+      const refused = privateDestination(url, '/channel/url', allowPrivate);
+      if (refused) return invalid(refused);
       return { ok: true, channel: { kind: 'webhook', url: request.url }, target: request.url };
     }
     case 'email': {
@@ -249,10 +273,12 @@ export function parseChannel(request: ChannelRequest): ChannelParse {
       const secure =
         url !== null &&
         (url.protocol === 'https:' ||
-          (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
+          (allowPrivate && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
       if (!secure) {
         return invalid('/channel/subscription/endpoint must be an https URL');
       }
+      const refused = privateDestination(url, '/channel/subscription/endpoint', allowPrivate);
+      if (refused) return invalid(refused);
       const publicKey = base64url(keys.p256dh);
       // An uncompressed point: 0x04 ‖ x ‖ y.
       if (publicKey?.length !== 65 || publicKey[0] !== 0x04) {

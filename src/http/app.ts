@@ -22,7 +22,10 @@ import { tradesRouter } from './routes/trades.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // The caller's IP (`ctx.ip`, what rate limits count by) is the X-Forwarded-For entry the
+  // outermost trusted proxy appended; entries before it are the client's to write.
+  app.proxy = deps.trustedProxies > 0;
+  app.maxIpsCount = deps.trustedProxies;
   app.use(deps.admin.metrics.http);
   app.use(errorMiddleware(deps.logger));
   app.use(cors);

@@ -78,6 +78,8 @@ export interface HttpDeps {
   liveNetworks: ReadonlySet<string>;
   /** Per-client budgets of order submissions and quotes, and where they are counted. */
   rateLimits: RateLimitDeps;
+  /** Proxies in front that append the caller's IP to `X-Forwarded-For` (0: none trusted). */
+  trustedProxies: number;
   /** GET /accounts/{account}/notifications answers 503 unless both hold (seed §7.4). */
   notificationsApi: { enabled: boolean; apiKeyConfigured: boolean };
   /** Operators' endpoints: the key they need (null: off) and what `/metrics` serves. */

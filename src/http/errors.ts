@@ -26,7 +26,6 @@ const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
   Forbidden: 403,
   OrderNotFound: 404,
   NotFound: 404,
-  NoLiquidity: 404,
   RateLimited: 429,
   InternalServerError: 500,
   NetworkNotLive: 503,

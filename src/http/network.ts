@@ -12,13 +12,18 @@ export interface NetworkState {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Reads sent as POST for their body (a list of UIDs): they write nothing either. */
+const POSTED_READS = /\/api\/v1\/orders\/by_uids\/?$/i;
+
+const isRead = (method: string, path: string): boolean =>
+  READS.has(method) || (method === 'POST' && POSTED_READS.test(path));
 
 export function resolveNetwork(liveNetworks: ReadonlySet<string>): Middleware<NetworkState> {
   return async (ctx, next) => {
     const name = (ctx as unknown as { params: Record<string, string> }).params.network ?? '';
     const network = networkByName(name);
     if (!network) throw new ApiError(404, 'NotFound', `unknown network "${name}"`);
-    if (!READS.has(ctx.method) && !liveNetworks.has(network.name)) {
+    if (!isRead(ctx.method, ctx.path) && !liveNetworks.has(network.name)) {
       throw new ApiError(
         503,
         'NetworkNotLive',

@@ -1,15 +1,15 @@
 /**
  * Rate limits per client on the costly writes: order submissions and quotes. A client is the
- * order owner named in the body's `from` where it is a valid address, else the caller's IP
- * (`ctx.ip`, which honours X-Forwarded-For: the app sets `proxy`). Budgets are per client across
- * all networks: one client's requests cost the same server whichever chain they name.
+ * caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
+ * the outermost of them appended; see app.ts). Not the body's `from`: it is unauthenticated, so
+ * anyone could spend an owner's budget by naming it, and even a signed order can be replayed by
+ * anyone who read it from the API. Budgets are per client across all networks: one client's
+ * requests cost the same server whichever chain they name.
  *
- * Place the limiter after `jsonBody` (it reads `from`) and before validation and the command, so
- * a refused request does no further work.
+ * Place the limiter first, before the body is read, so a refused request does no further work.
  */
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { parseAddress } from '../domain/hex.js';
 import { ApiError } from './errors.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.js';
 
@@ -18,24 +18,15 @@ export interface RateLimitOptions {
   limit: RateLimit;
   /** Names the budget (e.g. `orders`) in store keys and in the error's description. */
   bucket: string;
-  clientOf(ctx: Context): string;
   logger: Logger;
 }
 
-/** The owner named in a parsed JSON body's `from`, else the caller's IP. */
-export function requestClient(ctx: Context): string {
-  const body: unknown = ctx.request.body;
-  const from = typeof body === 'object' && body !== null ? (body as { from?: unknown }).from : null;
-  const owner = parseAddress(from);
-  return owner ? `owner:${owner}` : `ip:${ctx.ip}`;
-}
-
 export function rateLimit(options: RateLimitOptions): Middleware {
-  const { store, limit, bucket, clientOf, logger } = options;
+  const { store, limit, bucket, logger } = options;
   return async (ctx, next) => {
     let decision;
     try {
-      decision = await store.take(`${bucket}:${clientOf(ctx)}`, limit);
+      decision = await store.take(`${bucket}:ip:${ctx.ip}`, limit);
     } catch (error) {
       // A limiter outage (Redis down) must not take the order book down with it: serve.
       logger.warn({ err: error, bucket }, 'rate-limit store failed; request let through');
@@ -73,7 +64,6 @@ function perClient(
     // A client may spend a second's worth at once, then keeps to the rate.
     limit: { perSecond, burst: perSecond },
     bucket,
-    clientOf: requestClient,
     logger: deps.logger,
   });
 }

@@ -70,6 +70,11 @@ export interface CompetitionQueries {
    * Sorted by uid, one entry per order (the largest).
    */
   inFlight(network: string, now: Date): Promise<InFlightOrder[]>;
+  /**
+   * Whether some solution of the network's latest `auctions` auctions (by id) trades the order:
+   * the reference's "proposed trade executions of the last N competitions" (§4.1 step 13).
+   */
+  proposedInRecentAuctions(network: string, uid: OrderUid, auctions: number): Promise<boolean>;
 }
 
 export interface InFlightOrder {
@@ -198,6 +203,14 @@ export function createCompetitionQueries(db: Knex, schema = 'read'): Competition
     GROUP BY o.uid
     ORDER BY o.uid`;
 
+  // Every solution counts, winner or not, filtered out or not, as every proposal does there.
+  const proposedSql = `
+    SELECT EXISTS (
+      SELECT 1 FROM ${t('competition_orders')} o
+      WHERE o.network = $1 AND o.uid = $2 AND o.auction_id IN (
+        SELECT a.id FROM ${t('auctions')} a WHERE a.network = $1 ORDER BY a.id DESC LIMIT $3)
+    ) AS proposed`;
+
   const rows = <Row extends pg.QueryResultRow>(
     name: string,
     sql: string,
@@ -265,6 +278,15 @@ export function createCompetitionQueries(db: Knex, schema = 'read'): Competition
         now,
       ]);
       return found.map((r) => ({ uid: r.uid, filledAfter: r.filled_after }));
+    },
+
+    async proposedInRecentAuctions(network, uid, auctions) {
+      const [row] = await rows<{ proposed: boolean }>('proposed', proposedSql, [
+        network,
+        uid,
+        auctions,
+      ]);
+      return row!.proposed;
     },
   };
 }

@@ -11,6 +11,13 @@ import { table } from './schema.js';
 export interface NoticeQueries {
   /** Newest first (timestamp, then id, descending), at most `NOTICES_PER_ACCOUNT`; [] if none. */
   byAccount(account: Address): Promise<Notice[]>;
+  /**
+   * Whether an auction cut at `nowSeconds` would expire an order of `network`: one the notices
+   * read model has open, past its `validTo`, and not held by a winning settlement that may still
+   * land (projections/notices/batch.ts). Then the autopilot cuts an auction though it has
+   * nothing to solve, so that the ledger's clock passes the expiry.
+   */
+  expiryDue(network: string, nowSeconds: number): Promise<boolean>;
 }
 
 /** Bounds a response: an account's newest notices, however long its history. */
@@ -31,7 +38,21 @@ export function createNoticeQueries(db: Knex, schema = 'read'): NoticeQueries {
     WHERE account = $1
     ORDER BY timestamp DESC, id DESC
     LIMIT ${NOTICES_PER_ACCOUNT}`;
+  // The first four conditions spell MAY_EXPIRE (projections/notices/migrations.ts) as its
+  // partial index does, for the planner to use that index.
+  const dueSql = `SELECT EXISTS (
+      SELECT 1 FROM ${table(schema, 'notice_orders')}
+      WHERE NOT expired AND NOT filled AND NOT api_cancelled AND chain_invalidations = 0
+        AND network = $1 AND valid_to < $2 AND (held_until IS NULL OR held_until < $2)
+    ) AS due`;
   return {
+    async expiryDue(network, nowSeconds) {
+      const [row] = await preparedRows<{ due: boolean }>(db, `expiry-due-${schema}`, dueSql, [
+        network,
+        nowSeconds,
+      ]);
+      return row!.due;
+    },
     async byAccount(account) {
       const rows = await preparedRows<NoticeRow>(db, `notices-by-account-${schema}`, sql, [
         account,

@@ -117,7 +117,7 @@ export function createOrderStatusQuery(db: Knex, schema = 'read'): OrderStatusQu
 
   // $1 network, $2 uid, $3 auction id, $4 winners only.
   const entriesSql = `
-    SELECT s.solver, o.sell_amount::text AS sell_amount, o.buy_amount::text AS buy_amount
+    SELECT s.solver_address AS solver, o.sell_amount::text AS sell_amount, o.buy_amount::text AS buy_amount
     FROM ${t('competition_orders')} o
     JOIN ${t('competition_solutions')} s
       ON s.network = o.network AND s.auction_id = o.auction_id AND s.rank = o.rank

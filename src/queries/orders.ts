@@ -34,11 +34,6 @@ export interface OrderQueries {
    */
   solvable(network: string, nowSeconds: number, validAfter: number): Promise<ApiOrder[]>;
   /**
-   * Whether an order expired (unfilled, not cancelled) with `validTo` in `[from, until)`: the
-   * ledger has not yet seen the moment it expired if no auction was cut since.
-   */
-  expiredWithin(network: string, from: number, until: number): Promise<boolean>;
-  /**
    * The owner's limit orders that can still trade and ask for more than their quote gave
    * (reference §4.1 step 10's cap counts these).
    */
@@ -61,10 +56,6 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
     WHERE o.network = ? AND o.cancellation_date IS NULL AND o.valid_to > ?
       AND COALESCE(c.onchain_invalidations, 0) = 0 AND COALESCE(o.valid_from, 0) <= ?
     ORDER BY o.creation_date, o.uid`;
-
-  const expiredWithinSql = `SELECT ${orderColumns(false)} ${from}
-    WHERE o.network = ? AND o.valid_to >= ? AND o.valid_to < ? AND o.cancellation_date IS NULL
-      AND COALESCE(c.onchain_invalidations, 0) = 0`;
 
   // The quote's amounts as numerics; the comparison is the reference's, in integers.
   const q = (field: string) => `(o.quote->>'${field}')::numeric`;
@@ -106,10 +97,6 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
     async solvable(network, nowSeconds, validAfter) {
       const found = await rows(solvableSql, [network, validAfter, nowSeconds]);
       return found.map((row) => toApiOrder(row, nowSeconds)).filter((o) => o.status === 'open');
-    },
-    async expiredWithin(network, fromSeconds, until) {
-      const found = await rows(expiredWithinSql, [network, fromSeconds, until]);
-      return found.some((row) => toApiOrder(row, until).status === 'expired');
     },
     async liveOutsideMarketLimitOrders(network, owner, nowSeconds) {
       const { rows: found } = await db.raw<{ rows: { n: number }[] }>(liveOutsideMarketSql, [

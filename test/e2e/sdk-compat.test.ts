@@ -13,10 +13,12 @@ import {
   OrderBookApi,
   OrderBookApiError,
   OrderKind,
+  OrderQuoteSideKindSell,
   OrderSigningUtils,
   SellTokenSource,
   SigningScheme,
   SupportedChainId,
+  getQuoteAmountsAndCosts,
   setGlobalAdapter,
   signOrder as contractsSignOrder,
   signOrderCancellations as contractsSignOrderCancellations,
@@ -32,6 +34,7 @@ import { createPublicClient, http, keccak256, toBytes, type PublicClient } from 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { Address } from '../../src/domain/events.js';
+import { DEVNET_DEMO_TOKENS } from '../../src/domain/networks.js';
 import { sharedTestChain } from '../support/chain.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -121,6 +124,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
     owner: Trader,
     scheme: EcdsaSigningScheme,
     overrides: Partial<UnsignedOrder> = {},
+    quoteId: number | null = null,
   ): Promise<{ uid: string; order: UnsignedOrder; creation: OrderCreation; fullAppData: string }> {
     const { fullAppData, hash } = appDataDocument();
     await devnetApi.uploadAppData(hash, fullAppData);
@@ -149,7 +153,7 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
       signature,
       signingScheme: scheme as unknown as SigningScheme,
       from: owner.address,
-      quoteId: null,
+      quoteId,
     };
     const uid = await devnetApi.sendOrder(creation);
     return { uid, order, creation, fullAppData };
@@ -243,6 +247,38 @@ describe('e2e: @cowprotocol/cow-sdk OrderBookApi against batchbook', function ()
       totalFee: '0',
     });
     expect(Number.isNaN(Date.parse(stored.creationDate))).to.equal(false);
+  });
+
+  it('links an order placed through the SDK’s quote-then-post flow to its quote', async () => {
+    const trader = await newTrader();
+    const { quote, id } = await devnetApi.getQuote({
+      sellToken: WETH,
+      buyToken: DEVNET_DEMO_TOKENS.DUSD,
+      from: trader.address,
+      receiver: trader.address,
+      kind: OrderQuoteSideKindSell.SELL,
+      sellAmountBeforeFee: '1000000000000000000',
+    });
+    // The amounts the SDK's trading flow signs for this quote: the sell amount before the fee,
+    // the buy amount less the default 50 bps slippage.
+    const { amountsToSign } = getQuoteAmountsAndCosts({
+      orderParams: quote,
+      slippagePercentBps: 50,
+      partnerFeeBps: undefined,
+      protocolFeeBps: undefined,
+    });
+    const sellAmount = amountsToSign.sellAmount.toString();
+    const { uid } = await placeOrder(
+      trader,
+      EcdsaSigningScheme.EIP712,
+      { buyToken: DEVNET_DEMO_TOKENS.DUSD, sellAmount, buyAmount: String(amountsToSign.buyAmount) },
+      id ?? null,
+    );
+    const stored = await devnetApi.getOrder(uid);
+    expect(stored.quote, 'the order carries its quote').to.include({
+      sellAmount,
+      feeAmount: quote.feeAmount,
+    });
   });
 
   it('accepts an ethsign order signed by the SDK and answers with the SDK’s own UID', async () => {

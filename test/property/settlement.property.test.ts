@@ -1,7 +1,7 @@
 /**
  * Settlement on chain: random auctions of the devnet's demo accounts are solved by the built-in
  * solver, ranked by the competition, encoded exactly as the settlement driver encodes a winner
- * (`encodeSettle(settlementPlan(round.orders, winner))`) and sent by the allow-listed solver to the
+ * (`encodeSettle(settlementPlan(round.orders, winner, network.hooksTrampoline))`) and sent by the allow-listed solver to the
  * real GPv2Settlement on a private anvil, trading against the real Uniswap-V2 pairs. Nothing of
  * the contract's arithmetic is modelled here: the chain's balances, `Trade` logs and
  * `filledAmount`s must agree with what the competition ranked. The same properties at the
@@ -350,7 +350,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     winner: RankedSolution,
     earlier: readonly RankedSolution[],
   ): Promise<Map<Hex, ChainTrade>> {
-    const data = encodeSettle(settlementPlan(round.orders, winner));
+    const data = encodeSettle(settlementPlan(round.orders, winner, network.hooksTrampoline));
     const hash: string = await chain.provider.send('eth_sendTransaction', [
       { from: solverAddress, to: settlement, data, gas: toQuantity(SETTLE_GAS_LIMIT) },
     ]);

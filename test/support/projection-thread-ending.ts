@@ -15,18 +15,25 @@ import {
 export const ENDED_ON_PURPOSE = 70;
 /** The environment variable naming the thread's marker file. */
 export const END_ONCE_MARKER = 'BATCHBOOK_TEST_END_ONCE_MARKER';
+/** The environment variable saying how it ends: `exit` (the default) or `out-of-memory`. */
+export const END_BY = 'BATCHBOOK_TEST_END_BY';
 
 const ENDING_ONCE_URL = new URL('./projection-thread-ending-once.ts', import.meta.url).href;
 
-/** Starts the thread; it ends right after its first checkpoint report once it is ready. */
+/**
+ * Starts the thread; it ends right after its first checkpoint report once it is ready, by
+ * exiting or by running out of memory (give `heapLimitMb`, or it takes V8's default bound).
+ */
 export async function startProjectionThreadEndingOnce(
   options: Omit<ProjectionThreadOptions, 'workerUrl'>,
+  endBy: 'exit' | 'out-of-memory' = 'exit',
 ): Promise<ProjectionEngine> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-thread-'));
   const marker = path.join(dir, 'end-once');
   await writeFile(marker, '');
   // The thread copies the environment when it starts: the variable need not outlive that.
   process.env[END_ONCE_MARKER] = marker;
+  process.env[END_BY] = endBy;
   try {
     const engine = await startProjectionThread({ ...options, workerUrl: ENDING_ONCE_URL });
     return {
@@ -38,5 +45,6 @@ export async function startProjectionThreadEndingOnce(
     };
   } finally {
     delete process.env[END_ONCE_MARKER];
+    delete process.env[END_BY];
   }
 }

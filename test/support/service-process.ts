@@ -63,6 +63,8 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
     LOG_LEVEL: 'warn',
+    // Suites deliver notices to receivers on 127.0.0.1.
+    DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',
     ...options.env,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -204,10 +204,13 @@ let cows = 0;
  * price), each asking for 0.1% less than the other gives, which is more than the pools give after
  * their fee: neither settles alone, the two settle together as a coincidence of wants. The
  * owners must hold and have approved WETH and DUSD respectively. New amounts on every call.
+ * `appData`: each order's full app data (default `{}`); place them with
+ * `orderBody(trade, { appData })`.
  */
 export async function signCowPair(
   chain: TestChain,
   [first, second]: readonly [BaseWallet, BaseWallet],
+  appData: readonly [string, string] = ['{}', '{}'],
 ): Promise<[SignedTrade, SignedTrade]> {
   const weth = chain.deployment.weth.address;
   const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
@@ -223,6 +226,7 @@ export async function signCowPair(
         buyToken: dusd,
         sellAmount: String(wethSold),
         buyAmount: asked(dusdSold),
+        appData: appDataHash(appData[0]),
       }),
     ),
     await signTrade(
@@ -233,6 +237,7 @@ export async function signCowPair(
         buyToken: weth,
         sellAmount: String(dusdSold),
         buyAmount: asked(wethSold),
+        appData: appDataHash(appData[1]),
       }),
     ),
   ];

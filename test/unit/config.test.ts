@@ -138,5 +138,58 @@ describe('configuration', () => {
       subject: 'mailto:notices@localhost',
     });
     expect(config.telegram).to.deep.equal({ botToken: 't', apiUrl: 'https://api.telegram.org' });
+    // About 8 h of retries (1 s doubling to 1 h) before a delivery is given up.
+    expect(config.delivery.maxAttempts).to.equal(20);
+  });
+
+  it('needs the operator’s VAPID subject beyond the devnet alone, as a mailto: or https: URL', () => {
+    const live = {
+      MAINNET_RPC_URL: 'https://node.example',
+      WEB_PUSH_VAPID_PUBLIC_KEY: 'pub',
+      WEB_PUSH_VAPID_PRIVATE_KEY: 'priv',
+    };
+    expect(() => loadConfig(live)).to.throw(ConfigError, 'WEB_PUSH_SUBJECT');
+    expect(() => loadConfig({ ...live, WEB_PUSH_SUBJECT: 'ops@example.com' })).to.throw(
+      ConfigError,
+      'WEB_PUSH_SUBJECT',
+    );
+    for (const subject of ['mailto:ops@example.com', 'https://example.com/contact']) {
+      const config = loadConfig({ ...live, WEB_PUSH_SUBJECT: subject });
+      expect(config.notifications.webPush?.subject).to.equal(subject);
+    }
+  });
+
+  it('never echoes a malformed URL, which may hold a password or an API key', () => {
+    for (const name of ['SMTP_URL', 'REDIS_URL', 'MAINNET_RPC_URL']) {
+      const secret = 'hunter2-s3cret';
+      let message = '';
+      try {
+        loadConfig({ [name]: `::${secret}@nowhere` });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, name).to.contain(name);
+      expect(message, name).not.to.contain(secret);
+    }
+  });
+
+  it('delivers to private addresses on the devnet alone, unless told otherwise', () => {
+    const allowed = (env: Record<string, string>) =>
+      loadConfig(env).notifications.delivery.allowPrivateAddresses;
+    // `npm start` on its defaults: local receivers work out of the box.
+    expect(allowed({})).to.equal(true);
+    // Anywhere else a subscriber must not reach the server's own network.
+    expect(allowed({ MAINNET_RPC_URL: 'https://node.example' })).to.equal(false);
+    expect(allowed({ DEVNET_RPC_URL: 'http://127.0.0.1:9545' })).to.equal(false);
+    expect(allowed({ DELIVERY_ALLOW_PRIVATE_HOSTS: 'false' })).to.equal(false);
+    expect(
+      allowed({
+        MAINNET_RPC_URL: 'https://node.example',
+        DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',
+      }),
+    ).to.equal(true);
+    expect(() => allowed({ DELIVERY_ALLOW_PRIVATE_HOSTS: 'yes' })).to.throw(
+      /DELIVERY_ALLOW_PRIVATE_HOSTS/,
+    );
   });
 });

@@ -4,6 +4,7 @@
  * what makes the contracts land at their canonical addresses.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { InterfaceAbi } from 'ethers';
 
 export interface Artifact {
@@ -46,3 +47,15 @@ export const weth9Artifact = (): Artifact => load('@uniswap/v2-periphery/build/W
 /** OpenZeppelin 4's mintable ERC-20 (18 decimals; the deployer holds the minter role). */
 export const erc20MinterArtifact = (): Artifact =>
   load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json');
+
+/**
+ * The devnet's HooksTrampoline: its Solidity source and the committed compile output beside it
+ * (the service cannot compile at run time; scripts/compile-hooks-trampoline.ts writes it, and
+ * test/unit/chain/hooks-trampoline-artifact.test.ts holds it equal to the source's compilation).
+ */
+export const HOOKS_TRAMPOLINE_FILES = {
+  source: fileURLToPath(new URL('./contracts/HooksTrampoline.sol', import.meta.url)),
+  artifact: fileURLToPath(new URL('./contracts/HooksTrampoline.json', import.meta.url)),
+} as const;
+
+export const hooksTrampolineArtifact = (): Artifact => load(HOOKS_TRAMPOLINE_FILES.artifact);

@@ -1,6 +1,6 @@
 /**
  * Deploys what a newcomer needs on a bare anvil chain: the real GPv2 contracts at their canonical
- * addresses, WETH9 at mainnet's WETH address, demo ERC-20s, funded demo accounts with allowances
+ * addresses, CoW Protocol's HooksTrampoline at its canonical address, WETH9 at mainnet's WETH address, demo ERC-20s, funded demo accounts with allowances
  * to the vault relayer, and an allow-listed solver.
  *
  * Idempotent: every step first reads whether it is already done, so against a persisted chain it
@@ -33,6 +33,7 @@ import {
   weth9Artifact,
   type MainnetDeployment,
 } from './artifacts.js';
+import { placeHooksTrampoline } from './hooks-trampoline.js';
 import { deployPools, type DevnetPool } from './pools.js';
 
 export interface DemoToken {
@@ -53,6 +54,8 @@ export interface DevnetDeployment {
   settlement: Address;
   authenticator: Address;
   vaultRelayer: Address;
+  /** The target of every order's hooks (the devnet network's `hooksTrampoline`). */
+  hooksTrampoline: Address;
   weth: DemoToken;
   /** The demo ERC-20s (WETH not included). */
   tokens: readonly DemoToken[];
@@ -178,6 +181,7 @@ export async function deployDevnet(
     );
     const settlement = await deployCanonical(provider, deployer.address, settlementArtifact());
     const vaultRelayer = await checkSettlement(provider, settlement, authenticator);
+    const hooksTrampoline = await placeHooksTrampoline(provider, settlement);
     const weth = await placeWeth(provider, deployer.address);
     await allowSolver(provider, authenticator, solver.address);
     const owners = accounts.map((a) => a.address);
@@ -198,6 +202,7 @@ export async function deployDevnet(
       settlement,
       authenticator,
       vaultRelayer,
+      hooksTrampoline,
       weth,
       tokens,
       accounts,

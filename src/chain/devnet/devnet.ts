@@ -53,6 +53,7 @@ export function describeDevnet(deployment: DevnetDeployment): string {
     `${pad('settlement')}${deployment.settlement}`,
     `${pad('vault relayer')}${deployment.vaultRelayer}`,
     `${pad('authenticator')}${deployment.authenticator}`,
+    `${pad('trampoline')}${deployment.hooksTrampoline}`,
     'Tokens (the demo accounts hold each and approved the vault relayer for it):',
     ...[deployment.weth, ...deployment.tokens].map(
       (t) => `${pad(t.symbol)}${t.address}  ${t.name}, ${t.decimals} decimals`,

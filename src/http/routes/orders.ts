@@ -18,7 +18,7 @@ const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000)
 export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
 
-  router.post('/api/v1/orders', jsonBody(BODY_LIMIT), rateLimitOrders(deps), async (ctx) => {
+  router.post('/api/v1/orders', rateLimitOrders(deps), jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderCreation, ctx.request.body);
     const placed = await deps.commands.placeOrder(ctx.state.network, body);
     await Promise.all([
@@ -72,7 +72,8 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
 
   router.delete('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderCancellations, ctx.request.body);
-    const uids = [...new Set(body.orderUids.map(uidParam))];
+    // As signed, duplicates included: the signature covers the list exactly as sent.
+    const uids = body.orderUids.map(uidParam);
     await cancel(deps, ctx.state.network, uids, body.signature, body.signingScheme, 'bulk');
     ctx.body = JSON.stringify('Cancelled');
     ctx.type = 'application/json';

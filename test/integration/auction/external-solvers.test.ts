@@ -94,11 +94,12 @@ describe('external solvers in the auctions of a running service', function () {
       await service.ledger.readStream(`auction-devnet-${competition.auctionId}`)
     ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV3;
     expect(new Set(auction.solutions.map((s) => s.solver))).to.deep.equal(new Set(['alpha']));
-    // Every solver got the auction with the solve deadline; only alpha's answer counted.
+    // Every solver got the auction with the solve deadline, its whole timeout counted from when
+    // it was asked (after the cut's chain reads); only alpha's answer counted.
     const [alpha, sloth, broken] = servers;
     const request = alpha!.requests.find((r) => r.id === competition.auctionId)!;
     expect(request.orders.map((o) => o.uid)).to.include.members([a.uid, b.uid]);
-    expect(Date.parse(request.deadline) - Date.parse(auction.cutAt)).to.equal(1000);
+    expect(Date.parse(request.deadline) - Date.parse(auction.cutAt)).to.be.at.least(1000);
     expect(sloth!.requests.some((r) => r.id === competition.auctionId)).to.equal(true);
     expect(broken!.requests.some((r) => r.id === competition.auctionId)).to.equal(true);
   });

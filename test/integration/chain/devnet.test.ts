@@ -10,12 +10,14 @@ import {
   Wallet,
   concat,
   Interface,
+  isCallException,
   parseEther,
   parseUnits,
 } from 'ethers';
 import {
   authenticatorImplementationArtifact,
   erc20MinterArtifact,
+  hooksTrampolineArtifact,
   settlementArtifact,
 } from '../../../src/chain/devnet/artifacts.js';
 import {
@@ -28,7 +30,12 @@ import {
 import { deployPools } from '../../../src/chain/devnet/pools.js';
 import { describeDevnet, startDevnet, type Devnet } from '../../../src/chain/devnet/devnet.js';
 import type { Address } from '../../../src/domain/events.js';
-import { SETTLEMENT_CONTRACT, VAULT_RELAYER, networkByName } from '../../../src/domain/networks.js';
+import {
+  HOOKS_TRAMPOLINE,
+  SETTLEMENT_CONTRACT,
+  VAULT_RELAYER,
+  networkByName,
+} from '../../../src/domain/networks.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 
 const ERC20 = erc20MinterArtifact().abi;
@@ -78,6 +85,51 @@ describe('chain: the devnet', () => {
       const settlement = (fn: string) => call(SETTLEMENT_CONTRACT, SETTLEMENT, fn);
       expect((await settlement('vaultRelayer')).toLowerCase()).to.equal(VAULT_RELAYER);
       expect((await settlement('authenticator')).toLowerCase()).to.equal(AUTHENTICATOR);
+    });
+
+    it('places the HooksTrampoline at its canonical address, serving only the settlement', async () => {
+      const { deployment, provider } = chain;
+      expect(deployment.hooksTrampoline).to.equal(HOOKS_TRAMPOLINE);
+      expect(networkByName('devnet')!.hooksTrampoline).to.equal(HOOKS_TRAMPOLINE);
+      const trampoline = new Contract(HOOKS_TRAMPOLINE, hooksTrampolineArtifact().abi, provider);
+      expect((await trampoline.getFunction('settlement')()).toLowerCase()).to.equal(
+        SETTLEMENT_CONTRACT,
+      );
+      const hooks = [{ target: deployment.weth.address, callData: '0x', gasLimit: 10_000n }];
+      const execute = trampoline.getFunction('execute');
+      const notASettlement = trampoline.interface.getError('NotASettlement')!.selector;
+      // Anyone else is refused, even with no hooks at all.
+      for (const [from, list] of [
+        [deployment.solver.address, hooks],
+        [deployment.accounts[0]!.address, []],
+      ] as const) {
+        const refused = await execute.staticCall(list, { from }).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(isCallException(refused) && refused.data, from).to.equal(notASettlement);
+      }
+      await execute.staticCall(hooks, { from: SETTLEMENT_CONTRACT });
+    });
+
+    it('gives each hook exactly its gas limit, ignoring its failure, or reverts with NotEnoughGas', async () => {
+      const { provider } = chain;
+      const trampoline = new Contract(HOOKS_TRAMPOLINE, hooksTrampolineArtifact().abi, provider);
+      const execute = trampoline.getFunction('execute');
+      // A hook whose target burns all the gas it is given (INVALID), then fails.
+      const burner = Wallet.createRandom().address;
+      await provider.send('anvil_setCode', [burner, '0xfe']);
+      const hooks = [{ target: burner, callData: '0x', gasLimit: 1_000_000n }];
+      const from = SETTLEMENT_CONTRACT;
+      // The cheapest call that does not revert forwards the whole limit (EIP-150: 64/63 of it).
+      const estimate: bigint = await execute.estimateGas(hooks, { from });
+      expect(estimate > (1_000_000n * 64n) / 63n, `estimate ${estimate}`).to.equal(true);
+      const short = await execute.staticCall(hooks, { from, gasLimit: 600_000n }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      const notEnoughGas = trampoline.interface.getError('NotEnoughGas')!.selector;
+      expect(isCallException(short) && short.data).to.equal(notEnoughGas);
     });
 
     it("signs orders under the settlement's EIP-712 domain for chain 31337", async () => {
@@ -247,6 +299,8 @@ describe('chain: the devnet', () => {
       const provider = devnetProvider(first.rpcUrl);
       // Far more blocks than deploying takes (one per transaction, or fewer when batched).
       await provider.send('anvil_mine', ['0x64']);
+      // As a chain saved before the devnet had a HooksTrampoline: the restart places it.
+      await provider.send('anvil_setCode', [HOOKS_TRAMPOLINE, '0x']);
       provider.destroy();
       const mined = await latestBlock(first.rpcUrl);
       await first.stop();
@@ -254,6 +308,9 @@ describe('chain: the devnet', () => {
       const second = await start(false);
       expect(addresses(second.deployment)).to.deep.equal(addresses(first.deployment));
       expect(await latestBlock(second.rpcUrl)).to.deep.equal(mined);
+      const restarted = devnetProvider(second.rpcUrl);
+      expect(await restarted.getCode(HOOKS_TRAMPOLINE)).to.not.equal('0x');
+      restarted.destroy();
       await second.stop();
 
       const third = await start(true);
@@ -269,6 +326,7 @@ describe('chain: the devnet', () => {
         '31337',
         SETTLEMENT_CONTRACT,
         VAULT_RELAYER,
+        `trampoline     ${HOOKS_TRAMPOLINE}`,
         deployment.weth.address,
         ...deployment.tokens.map((t) => t.address),
         deployment.accounts[0]!.privateKey,

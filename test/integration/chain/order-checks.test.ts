@@ -201,6 +201,12 @@ describe('chain checks at order submission', function () {
     expect(cancel.status).to.equal(503);
     const read = await http('GET', `${service.url}/sepolia/api/v1/orders/0x${'11'.repeat(56)}`);
     expect(read.status).to.equal(404);
+    // A read sent as POST for its body writes nothing, so it serves too.
+    const byUids = await http('POST', `${service.url}/sepolia/api/v1/orders/by_uids`, [
+      `0x${'11'.repeat(56)}`,
+    ]);
+    expect(byUids.status, byUids.text).to.equal(200);
+    expect(byUids.body).to.deep.equal([]);
   });
 });
 

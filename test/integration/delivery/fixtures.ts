@@ -100,6 +100,8 @@ export function notificationsConfig(
       backoffBaseMs: 20,
       backoffMaxMs: 200,
       webhookTimeoutMs: 2000,
+      // The receivers these tests deliver to listen on 127.0.0.1.
+      allowPrivateAddresses: true,
       ...overrides.delivery,
     },
     email: overrides.email ?? null,

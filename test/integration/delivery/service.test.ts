@@ -82,4 +82,52 @@ describe('delivery in the service', () => {
     );
     expect(listed.body.map((n) => n.id)).to.include(request.headers['x-batchbook-notice-id']);
   });
+
+  it('stops the deliveries still to come of a subscription once it is removed', async () => {
+    const owner = await fundedWallet();
+    const down = await startWebhookReceiver({ respond: () => ({ status: 503 }) });
+    try {
+      const subscriptions = `${service.url}/accounts/${owner.address}/subscriptions`;
+      const key = { 'x-api-key': 'delivery-key' };
+      const channel = { kind: 'webhook', url: down.url };
+      const subscribed = await http<{ id: string }>('POST', subscriptions, { channel }, key);
+      expect(subscribed.status, subscribed.text).to.equal(201);
+      const order = await signOrder(owner, CHAIN_ID.devnet);
+      expect((await http('POST', `${service.devnet}/api/v1/orders`, order.body)).status).to.equal(
+        201,
+      );
+      const signed = await signCancellation(owner, CHAIN_ID.devnet, order.uid);
+      const cancel = await http('DELETE', `${service.devnet}/api/v1/orders/${order.uid}`, signed);
+      expect(cancel.status).to.equal(200);
+      const pending = () =>
+        db('delivery.outbox').where({ subscription_id: subscribed.body.id }).first<OutboxState>();
+      // The receiver refuses: the row waits for its next attempt.
+      await waitFor(async () => ((await pending())?.attempts ?? 0) >= 1, {
+        description: 'a first, failed attempt',
+      });
+
+      const removed = await http(
+        'DELETE',
+        `${subscriptions}/${subscribed.body.id}`,
+        undefined,
+        key,
+      );
+      expect(removed.status).to.equal(200);
+      await waitFor(async () => (await pending())?.failed_at !== null, {
+        description: 'the pending row to stop with its subscription',
+      });
+      const row = (await pending())!;
+      expect(row.last_error).to.equal('the subscription was removed');
+      expect(row.delivered_at).to.equal(null);
+    } finally {
+      await down.close();
+    }
+  });
 });
+
+interface OutboxState {
+  attempts: number;
+  failed_at: Date | null;
+  delivered_at: Date | null;
+  last_error: string | null;
+}

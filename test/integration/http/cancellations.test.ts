@@ -77,6 +77,17 @@ describe('HTTP: cancelling orders', () => {
     expect((await status(single)).status).to.equal('cancelled');
   });
 
+  it('checks a bulk signature over the list as signed, a UID listed twice included', async () => {
+    const wallet = await fundedWallet();
+    const [first, second] = [await placed(wallet), await placed(wallet)];
+    // Mixed case, as a client may send it: the digest is over the bytes, not the spelling.
+    const listed = [first, second, first.toUpperCase().replace('0X', '0x')];
+    const body = await signCancellations(wallet, CHAIN_ID.devnet, [first, second, first]);
+    const response = await cancelBulk({ ...body, orderUids: listed });
+    expect(response.status).to.equal(200);
+    for (const uid of [first, second]) expect((await status(uid)).status).to.equal('cancelled');
+  });
+
   it('refuses a signature by anyone but the owner (401 WrongOwner) and changes nothing', async () => {
     const owner = await fundedWallet();
     const uid = await placed(owner);

@@ -40,8 +40,7 @@ import {
   type OrderParams,
   type SignedOrder,
 } from '../../support/signing.js';
-import { appendEach } from '../../support/append-events.js';
-import { waitFor } from '../../support/wait.js';
+import { appendEach, readModelsCaughtUp } from '../../support/append-events.js';
 
 const NETWORK = 'devnet';
 const WETH = TOKENS.WETH.toLowerCase() as Address;
@@ -156,19 +155,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     await caughtUp(await appendEach(service.ledger, events));
   }
 
-  async function caughtUp(last: string): Promise<void> {
-    await waitFor(
-      async () => {
-        const { rows } = await db.raw<{ rows: { position: string | null }[] }>(
-          'SELECT position FROM read.projection_checkpoints',
-        );
-        return rows.every(
-          (r) => r.position !== null && service.ledger.comparePositions(r.position, last) >= 0,
-        );
-      },
-      { description: 'the read models to catch up' },
-    );
-  }
+  const caughtUp = (last: string) => readModelsCaughtUp(db, service.ledger, last);
 
   async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV3> {
     const id = ++lastAuctionId;
@@ -601,32 +588,35 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     expect(await status(order)).to.deep.equal({ type: 'active' });
 
     const amounts = { sell: order.order.sellAmount, buy: order.order.buyAmount };
+    const [betterLoser, loser] = [
+      solver('better-loser', '40', [traded(order)]),
+      solver('loser', '30', [traded(order)]),
+    ];
     await closeAuction({
       orders: [order],
       solutions: [
         solver('winner', '50', [traded(await place())], { winner: true }),
-        solver('better-loser', '40', [traded(order)]),
-        solver('loser', '30', [traded(order)]),
+        betterLoser,
+        loser,
       ],
     });
-    // Every solution that holds it, worst first.
+    // Every solution that holds it, worst first, each named by its solver's address.
     expect(await status(order)).to.deep.equal({
       type: 'solved',
       value: [
-        { solver: 'loser', executedAmounts: amounts },
-        { solver: 'better-loser', executedAmounts: amounts },
+        { solver: loser.address, executedAmounts: amounts },
+        { solver: betterLoser.address, executedAmounts: amounts },
       ],
     });
 
+    const fast = solver('fast', '90', [traded(order)], { winner: true });
     const auction = await closeAuction({
       orders: [order],
-      solutions: [
-        solver('fast', '90', [traded(order)], { winner: true }),
-        solver('slow', '80', [traded(order)]),
-      ],
+      solutions: [fast, solver('slow', '80', [traded(order)])],
     });
     // Only the winners: not sent yet, then sent.
-    const executing = { type: 'executing', value: [{ solver: 'fast', executedAmounts: amounts }] };
+    const won = [{ solver: fast.address, executedAmounts: amounts }];
+    const executing = { type: 'executing', value: won };
     expect(await status(order)).to.deep.equal(executing);
     const tx = randomHash();
     await append(submitted(auction, 1, tx));
@@ -640,10 +630,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       observed(tx),
       tradeOf(order, tx, { sell: BigInt(amounts.sell), buy: BigInt(amounts.buy) }),
     );
-    expect(await status(order)).to.deep.equal({
-      type: 'traded',
-      value: [{ solver: 'fast', executedAmounts: amounts }],
-    });
+    expect(await status(order)).to.deep.equal({ type: 'traded', value: won });
   });
 
   it('is open again once the winning settlement failed or its deadline passed', async () => {

@@ -183,6 +183,12 @@ describe('HTTP: placing orders', () => {
     });
   });
 
+  /** App data with one post-hook (never run by the submission's checks) of `gasLimit`. */
+  const withPostHookGas = (gasLimit: string) =>
+    JSON.stringify({
+      metadata: { hooks: { post: [{ target: TOKENS.DAI, callData: '0x', gasLimit }] } },
+    });
+
   describe('order rules', () => {
     // validTo is set when the test runs, not when the suite is defined: later suites run
     // tens of seconds after this file loads.
@@ -205,6 +211,15 @@ describe('HTTP: placing orders', () => {
       ['internal buy balances', { buyTokenBalance: 'internal' }, 'UnsupportedBuyTokenDestination'],
       ['external sell balances', { sellTokenBalance: 'external' }, 'UnsupportedSellTokenSource'],
       ['a deny-listed receiver', { receiver: DENIED }, 'Forbidden'],
+      ['hooks asking over 8M gas', { appData: withPostHookGas('8000001') }, 'TooMuchGas'],
+      [
+        'validTo under 60 s after the app data’s validFrom',
+        () => ({
+          ...inSeconds(1800),
+          appData: `{"metadata":{"validFrom":${nowSeconds() + 1750}}}`,
+        }),
+        'InvalidValidFrom',
+      ],
     ];
     for (const [what, fields, errorType] of cases) {
       it(`rejects ${what} (${errorType})`, async () => {
@@ -219,6 +234,18 @@ describe('HTTP: placing orders', () => {
         await rejected(overrides, errorType);
       });
     }
+
+    it('accepts hooks of 8M gas and validTo 60 s after validFrom, the limits themselves', async () => {
+      const validTo = nowSeconds() + 1800;
+      for (const appData of [
+        withPostHookGas('8000000'),
+        `{"metadata":{"validFrom":${validTo - 60}}}`,
+      ]) {
+        const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { validTo, appData });
+        const response = await place(signed.body);
+        expect(response.status, response.text).to.equal(201);
+      }
+    });
 
     it('rejects amounts beyond uint256 (SellAmountOverflow, BuyAmountOverflow)', async () => {
       const huge = (2n ** 256n).toString();

@@ -107,10 +107,21 @@ describe('HTTP: quotes and native prices', function () {
     expect(response.body.data?.fee_amount).to.match(/^0x[0-9a-f]+$/);
   });
 
-  it('answers 404 NoLiquidity for a token without a pool', async () => {
+  it("answers 400 NoLiquidity for a token without a pool (the seed, over the reference's 404)", async () => {
     const response = await quote({ buyToken: newWallet().address });
-    expect(response.status).to.equal(404);
+    expect(response.status).to.equal(400);
     expect(response.body.errorType).to.equal('NoLiquidity');
+  });
+
+  it('checks validTo as a market order: InsufficientValidTo when past or too soon (not OrderExpired)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const validTo of [now - 10, now + 30]) {
+      const response = await quote({ validTo });
+      expect(response.status, String(validTo - now)).to.equal(400);
+      expect(response.body.errorType, String(validTo - now)).to.equal('InsufficientValidTo');
+    }
+    const late = await quote({ validTo: now + 4 * 3600 });
+    expect(late.body.errorType).to.equal('ExcessiveValidTo');
   });
 
   it('refuses malformed requests with InvalidParameter, never a 500', async () => {
@@ -191,34 +202,51 @@ describe('HTTP: quotes and native prices', function () {
     expect(response.body.expiration).to.equal('1970-01-01T00:00:00Z');
   });
 
-  it('links an order to its quote, by id or as the best matching one', async () => {
+  /** What the SDK signs for a sell quote (cow-sdk-client.md): the amount before the fee, fee 0. */
+  const sdkSellAmount = (q: Quote['quote']) => String(BigInt(q.sellAmount) + BigInt(q.feeAmount));
+  /** The SDK's default slippage: 50 bps off the quoted buy amount. */
+  const withSlippage = (buyAmount: string) => String((BigInt(buyAmount) * 9950n) / 10_000n);
+
+  it('links an order signed as the SDK signs it to its quote, by id or as the best matching one', async () => {
     const wallet = await fundedWallet();
     const owner = wallet.address.toLowerCase();
     const q = (await quote({ from: owner })).body;
-    const order = {
-      sellToken: weth,
-      buyToken: dusd,
-      sellAmount: q.quote.sellAmount,
-      buyAmount: q.quote.buyAmount,
-    };
-    for (const quoteId of [q.id, null]) {
-      const validTo = Math.floor(Date.now() / 1000) + 600 + (quoteId === null ? 1 : 0);
-      const signed = await signOrder(wallet, CHAIN_ID.devnet, { ...order, validTo }, 'eip712', {
-        quoteId,
-      });
+    let validTo = Math.floor(Date.now() / 1000) + 600;
+    const place = async (sellAmount: string, quoteId: number | null) => {
+      const fields = { sellToken: weth, buyToken: dusd, sellAmount, validTo: ++validTo };
+      const signed = await signOrder(
+        wallet,
+        CHAIN_ID.devnet,
+        { ...fields, buyAmount: withSlippage(q.quote.buyAmount) },
+        'eip712',
+        { quoteId },
+      );
       const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
       expect(placed.status, placed.text).to.equal(201);
-      const read = await http<{ quote: Record<string, unknown> }>(
+      const read = await http<{ quote?: Record<string, unknown> }>(
         'GET',
         `${service.devnet}/api/v1/orders/${signed.uid}`,
       );
-      expect(read.body.quote).to.include({
-        sellAmount: q.quote.sellAmount,
-        buyAmount: q.quote.buyAmount,
+      return read.body.quote;
+    };
+    const sell = BigInt(q.quote.sellAmount);
+    for (const quoteId of [q.id, null]) {
+      // The linked quote is scaled to the order's sell amount at the quoted price (reference §7
+      // step 9): the whole amount before the fee, and the quote's buy amount for it.
+      expect(await place(sdkSellAmount(q.quote), quoteId)).to.include({
+        sellAmount: sdkSellAmount(q.quote),
+        buyAmount: String((BigInt(q.quote.buyAmount) * (sell + BigInt(q.quote.feeAmount))) / sell),
         feeAmount: q.quote.feeAmount,
         gasAmount: q.quote.gasAmount,
+        sellTokenPrice: q.quote.sellTokenPrice,
       });
     }
+    // An order signed for the amount after the fee, as batchbook's own tests once did, links
+    // too, at the quote's own amounts.
+    expect(await place(q.quote.sellAmount, q.id)).to.include({
+      sellAmount: q.quote.sellAmount,
+      buyAmount: q.quote.buyAmount,
+    });
   });
 
   it("caps an owner's limit orders outside the market (TooManyLimitOrders)", async () => {
@@ -232,12 +260,13 @@ describe('HTTP: quotes and native prices', function () {
           buyToken: dusd,
           from: owner,
           kind: 'sell',
-          sellAmountAfterFee: String(10n ** 18n),
+          sellAmountBeforeFee: String(10n ** 18n),
         })
       ).body;
       let validTo = Math.floor(Date.now() / 1000) + 600;
+      // Signed as the SDK signs a quote, so the cap applies to the orders integrators place.
       const place = async (buyAmount: bigint) => {
-        const fields = { sellToken: weth, buyToken: dusd, sellAmount: q.quote.sellAmount };
+        const fields = { sellToken: weth, buyToken: dusd, sellAmount: sdkSellAmount(q.quote) };
         const signed = await signOrder(
           wallet,
           CHAIN_ID.devnet,
@@ -253,11 +282,9 @@ describe('HTTP: quotes and native prices', function () {
       const second = await place(greedy);
       expect(second.status).to.equal(400);
       expect(second.body.errorType).to.equal('TooManyLimitOrders');
-      // An order within the market (the quote's buy amount net of its fee) is not capped.
-      const [sell, buy, fee] = [q.quote.sellAmount, q.quote.buyAmount, q.quote.feeAmount].map(
-        BigInt,
-      );
-      const fair = await place(buy! - (fee! * buy!) / sell!);
+      // An order asking exactly the quote's buy amount (what the fee leaves) is within the
+      // market: the fee counts once, as the quote scaled to the order's sell amount counts it.
+      const fair = await place(BigInt(q.quote.buyAmount));
       expect(fair.status, JSON.stringify(fair.body)).to.equal(201);
     } finally {
       await capped.stop();

@@ -159,12 +159,13 @@ describe('rate-limit stores', () => {
     });
 
     it('shares one order budget between two services on one Redis', async () => {
-      const env = { REDIS_URL: url, RATE_LIMIT_ORDERS_PER_SECOND: '2' };
+      const env = { REDIS_URL: url, RATE_LIMIT_ORDERS_PER_SECOND: '2', TRUSTED_PROXIES: '1' };
       const first = await startTestService({ env });
       const second = await startTestService({ env });
       try {
-        const from = newWallet().address;
-        const post = (base: string) => http('POST', `${base}/api/v1/orders`, { from });
+        // One caller, as the proxy in front of both reports it (no other test here spends it).
+        const caller = { 'x-forwarded-for': '192.0.2.10' };
+        const post = (base: string) => http('POST', `${base}/api/v1/orders`, {}, caller);
         expect((await post(first.devnet)).status).to.equal(400);
         expect((await post(second.devnet)).status).to.equal(400);
         const limited = await post(first.devnet);

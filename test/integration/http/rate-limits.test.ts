@@ -1,8 +1,9 @@
 /**
- * Rate limits on POST /api/v1/orders over HTTP: per owner where the body names one, else per IP;
- * a refused request is a 429 RateLimited with Retry-After and does no work; the budget comes
- * back with time (the service's controlled clock, no sleeping). The in-process store's own
- * refill and memory bound are checked directly below.
+ * Rate limits on POST /api/v1/orders over HTTP: per caller IP (behind a trusted proxy, the
+ * X-Forwarded-For entry it appended), never per the body's unauthenticated `from`; a refused
+ * request is a 429 RateLimited with Retry-After and does no work; the budget comes back with
+ * time (the service's controlled clock, no sleeping). The in-process store's own refill and
+ * memory bound are checked directly below.
  */
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/config.js';
@@ -19,74 +20,81 @@ import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
 
 type ErrorBody = { errorType: string; description: string };
 
-describe('HTTP: rate limits', () => {
+function expectLimited(response: HttpResult<unknown>): number {
+  expect(response.status, response.text).to.equal(429);
+  expect(response.body).to.deep.equal({
+    errorType: 'RateLimited',
+    description: (response.body as ErrorBody).description,
+  });
+  const retryAfter = response.headers.get('retry-after') ?? '';
+  expect(retryAfter).to.match(/^[1-9]\d*$/);
+  return Number(retryAfter);
+}
+
+describe('HTTP: rate limits behind one trusted proxy', () => {
   const clock = controlledClock();
   let service: TestService;
   before(async () => {
     service = await startTestService({
-      env: { RATE_LIMIT_ORDERS_PER_SECOND: '2' },
+      env: { RATE_LIMIT_ORDERS_PER_SECOND: '2', TRUSTED_PROXIES: '1' },
       clock: clock.now,
     });
   });
   after(() => service.stop());
 
-  /** An order submission (usually an invalid body: a 400 still spends the budget). */
-  function submit(body: unknown, ip = '192.0.2.1', network = 'devnet') {
+  /**
+   * An order submission (usually an invalid body: a 400 still spends the budget) from `ip`, as
+   * the proxy reports it: the last X-Forwarded-For entry, after whatever the client wrote.
+   */
+  function submit(body: unknown, ip = '192.0.2.1', network = 'devnet', forged?: string) {
+    const forwarded = forged === undefined ? ip : `${forged}, ${ip}`;
     return http<unknown>('POST', `${service.url}/${network}/api/v1/orders`, body, {
-      'x-forwarded-for': ip,
+      'x-forwarded-for': forwarded,
     });
   }
 
-  function expectLimited(response: HttpResult<unknown>): number {
-    expect(response.status, response.text).to.equal(429);
-    expect(response.body).to.deep.equal({
-      errorType: 'RateLimited',
-      description: (response.body as ErrorBody).description,
-    });
-    const retryAfter = response.headers.get('retry-after') ?? '';
-    expect(retryAfter).to.match(/^[1-9]\d*$/);
-    return Number(retryAfter);
-  }
-
-  it('refuses one owner past the burst while another owner and another IP are served', async () => {
-    const owner = newWallet().address;
-    // The owner is the address in any letter case: both forms spend one budget.
-    expect((await submit({ from: owner })).status).to.equal(400);
-    expect((await submit({ from: owner.toLowerCase() })).status).to.equal(400);
-    expectLimited(await submit({ from: owner }));
-    // The same owner from another IP is still the same client.
-    expectLimited(await submit({ from: owner }, '192.0.2.2'));
-
-    expect((await submit({ from: newWallet().address })).status).to.equal(400);
-    expect((await submit({}, '192.0.2.3')).status).to.equal(400);
-  });
-
-  it('limits requests without a valid owner by IP', async () => {
+  it('refuses one caller past the burst while another caller is served', async () => {
     const ip = '198.51.100.1';
     expect((await submit({}, ip)).status).to.equal(400);
     expect((await submit({ from: '0x1234' }, ip)).status).to.equal(400);
     expectLimited(await submit({ from: null }, ip));
+    // Naming another owner, or writing another address before the proxy's, changes nothing.
+    expectLimited(await submit({ from: newWallet().address }, ip));
+    expectLimited(await submit({}, ip, 'devnet', '203.0.113.9'));
 
     expect((await submit({}, '198.51.100.2')).status).to.equal(400);
-    // A named owner is counted on its own budget, not its IP's.
-    expect((await submit({ from: newWallet().address }, ip)).status).to.equal(400);
   });
 
-  it('counts one budget per client across networks', async () => {
-    const owner = newWallet().address;
-    expect((await submit({ from: owner }, undefined, 'devnet')).status).to.equal(400);
-    expect((await submit({ from: owner }, undefined, 'mainnet')).status).to.equal(400);
-    expectLimited(await submit({ from: owner }, undefined, 'mainnet'));
-    expectLimited(await submit({ from: owner }, undefined, 'devnet'));
+  it("does not let a caller spend an owner's budget by naming it in `from`", async () => {
+    const victim = await fundedWallet();
+    const attacker = '192.0.2.66';
+    for (let i = 0; i < 2; i++) {
+      expect((await submit({ from: victim.address }, attacker)).status).to.equal(400);
+    }
+    expectLimited(await submit({ from: victim.address }, attacker));
+
+    const signed = await signOrder(victim, CHAIN_ID.devnet, {}, 'eip712', {
+      nowSeconds: clock.nowSeconds(),
+    });
+    const placed = await submit(signed.body, '192.0.2.77');
+    expect(placed.status, placed.text).to.equal(201);
   });
 
-  it('writes nothing for a refused order and serves the client again after Retry-After', async () => {
+  it('counts one budget per caller across networks', async () => {
+    const ip = '192.0.2.40';
+    expect((await submit({}, ip, 'devnet')).status).to.equal(400);
+    expect((await submit({}, ip, 'mainnet')).status).to.equal(400);
+    expectLimited(await submit({}, ip, 'mainnet'));
+    expectLimited(await submit({}, ip, 'devnet'));
+  });
+
+  it('writes nothing for a refused order and serves the caller again after Retry-After', async () => {
     const wallet = await fundedWallet();
     const signed = await signOrder(wallet, CHAIN_ID.devnet, {}, 'eip712', {
       nowSeconds: clock.nowSeconds(),
     });
-    expect((await submit({ from: wallet.address })).status).to.equal(400);
-    expect((await submit({ from: wallet.address })).status).to.equal(400);
+    expect((await submit({})).status).to.equal(400);
+    expect((await submit({})).status).to.equal(400);
 
     const before = (await service.ledger.readAll(null, 10_000)).length;
     const retryAfter = expectLimited(await submit(signed.body));
@@ -98,6 +106,21 @@ describe('HTTP: rate limits', () => {
     const placed = await submit(signed.body);
     expect(placed.status, placed.text).to.equal(201);
     expect(placed.body).to.equal(signed.uid);
+  });
+});
+
+describe('HTTP: rate limits with no proxy trusted', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { RATE_LIMIT_ORDERS_PER_SECOND: '1' } });
+  });
+  after(() => service.stop());
+
+  it('ignores X-Forwarded-For: a forged address gets no budget of its own', async () => {
+    const submit = (forged: string) =>
+      http<unknown>('POST', `${service.devnet}/api/v1/orders`, {}, { 'x-forwarded-for': forged });
+    expect((await submit('192.0.2.1')).status).to.equal(400);
+    expectLimited(await submit('192.0.2.2'));
   });
 });
 
@@ -140,10 +163,12 @@ describe('rate limits: in-process store', () => {
 });
 
 describe('rate limits: configuration', () => {
-  it('defaults to 10 quotes and 5 orders per second per client, counted in process', () => {
+  it('defaults to 10 quotes and 5 orders per second per client, counted in process, no proxy', () => {
     const config = loadConfig({});
     expect(config.rateLimits).to.deep.equal({ quotesPerSecond: 10, ordersPerSecond: 5 });
     expect(config.redisUrl).to.equal(null);
+    expect(config.trustedProxies).to.equal(0);
+    expect(loadConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).to.equal(2);
   });
 
   it('takes 0 to disable a limit and a redis: or rediss: URL', () => {
@@ -162,6 +187,8 @@ describe('rate limits: configuration', () => {
       ['RATE_LIMIT_QUOTES_PER_SECOND', '-1'],
       ['REDIS_URL', 'http://cache:6379'],
       ['REDIS_URL', 'not a url'],
+      ['TRUSTED_PROXIES', '-1'],
+      ['TRUSTED_PROXIES', 'yes'],
     ] as const) {
       expect(() => loadConfig({ [name]: value }), `${name}=${value}`)
         .to.throw(ConfigError)

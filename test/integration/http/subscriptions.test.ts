@@ -8,6 +8,7 @@ import { createECDH } from 'node:crypto';
 import { expect } from 'chai';
 import { Wallet, type HDNodeWallet, type TypedDataField } from 'ethers';
 import webpush from 'web-push';
+import { startWebhookReceiver } from '../../support/receivers.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 
 const DOMAIN = { name: 'batchbook notifications', version: '1' };
@@ -166,6 +167,7 @@ describe('HTTP: subscriptions', () => {
         TELEGRAM_BOT_TOKEN: 'x',
         WEB_PUSH_VAPID_PUBLIC_KEY: vapid.publicKey,
         WEB_PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
+        WEB_PUSH_SUBJECT: 'mailto:ops@example.com',
       },
     });
   });
@@ -461,6 +463,43 @@ describe('HTTP: subscriptions', () => {
       expect(keyed.status).to.equal(401);
       expect(keyed.body.errorType).to.equal('Unauthorized');
       expect(await bare.ledger.readStream(`subscriptions-${judy.account}`)).to.have.length(1);
+    });
+  });
+
+  describe('with private addresses refused (DELIVERY_ALLOW_PRIVATE_HOSTS=false)', () => {
+    let strict: TestService;
+    before(async () => {
+      strict = await startTestService({ env: { DELIVERY_ALLOW_PRIVATE_HOSTS: 'false' } });
+    });
+    after(() => strict.stop());
+
+    it('refuses a webhook or push endpoint on a private or loopback host (400), writing nothing', async () => {
+      const hook = await startWebhookReceiver();
+      try {
+        const lee = new Client(strict.url, Wallet.createRandom());
+        const port = new URL(hook.url).port;
+        const channels: Channel[] = [
+          { kind: 'webhook', url: hook.url },
+          { kind: 'webhook', url: `http://localhost:${port}/hook` },
+          { kind: 'webhook', url: `http://[::ffff:127.0.0.1]:${port}/hook` },
+          { kind: 'webhook', url: 'http://169.254.169.254/latest/meta-data/' },
+          { kind: 'webhook', url: 'https://192.168.1.10/hook' },
+          pushChannel(`https://localhost:${port}/push`),
+          pushChannel('https://[fd00::5]/push'),
+        ];
+        for (const channel of channels) {
+          const response = await lee.add(channel);
+          expect(response.status, target(channel)).to.equal(400);
+          expect(response.body.errorType).to.equal('InvalidParameter');
+          expect(response.body.description).to.match(/^\/channel\/\S+ must be a public address/);
+        }
+        expect(await strict.ledger.readStream(`subscriptions-${lee.account}`)).to.deep.equal([]);
+        expect(hook.requests).to.deep.equal([]);
+        // A name is not resolved here: delivery checks where it points.
+        expect((await lee.add(HOOK)).status).to.equal(201);
+      } finally {
+        await hook.close();
+      }
     });
   });
 

@@ -17,6 +17,8 @@ import {
 } from './fixtures.js';
 
 const NOW = 1_800_000_000;
+/** The error a worker thread ends with when V8 stops it at its heap bound. */
+const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 
 describe('projection thread: the engine on a thread of its own', () => {
   let t: TestDatabase;
@@ -122,5 +124,26 @@ describe('projection thread: the engine on a thread of its own', () => {
     );
     expect(rows[0]!.n).to.equal(1);
     expect(errors.map((e) => (e as Error).message)).to.deep.equal([ended]);
+  });
+
+  it('ends alone at its heap bound, out of memory, and starts again from its checkpoints', async () => {
+    const bounded = { ...options(t.url), heapLimitMb: 96 };
+    engine = await startProjectionThreadEndingOnce(bounded, 'out-of-memory');
+    const first = orderPlaced(7);
+    await append(t.ledger, 'OrderPlaced', first);
+    // What the thread reports as it ends: V8 stopped it at its bound, not a bug or an exit.
+    await waitFor(() => errors.some((e) => (e as { code?: string }).code === OUT_OF_MEMORY), {
+      timeoutMs: 20_000,
+      description: 'the thread to run out of memory',
+    });
+
+    const later = orderPlaced(8);
+    const last = await append(t.ledger, 'OrderPlaced', later);
+    expect(await engine.waitFor('orders', last, 15_000)).to.equal(true);
+    const queries = createOrderQueries(t.db);
+    for (const placed of [first, later]) {
+      expect((await queries.byUid(placed.network, placed.uid, NOW))?.uid).to.equal(placed.uid);
+    }
+    expect(errors.filter((e) => (e as { code?: string }).code !== OUT_OF_MEMORY)).to.have.length(1);
   });
 });

@@ -16,6 +16,7 @@ const UNPRICED: Address = `0x${'9'.repeat(40)}`;
 const OWNER: Address = `0x${'1'.repeat(40)}`;
 const POOR: Address = `0x${'2'.repeat(40)}`;
 const E18 = 10n ** 18n;
+const TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
 
 let n = 0;
 function apiOrder(fields: Partial<ApiOrder> = {}): ApiOrder {
@@ -74,6 +75,7 @@ function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
     },
     blockNumber: async () => 42,
     validityMargin: 30,
+    hooksTrampoline: TRAMPOLINE,
   };
   return { cut, reads };
 }
@@ -121,5 +123,24 @@ describe('cutAuction', () => {
       [DUSD]: String(Math.round(1e18 / 3000)),
     });
     expect(result.block).to.equal(42);
+  });
+
+  it('filters an order whose hooks do not go through the trampoline, before reading its balance', async () => {
+    const call = (target: Address) => ({ target, value: '0', callData: '0x1234' as const });
+    const trampolined = apiOrder({ interactions: { pre: [call(TRAMPOLINE)], post: [] } });
+    // Placed before hooks went through the trampoline: its hook would run as the settlement.
+    const raw = apiOrder({ owner: POOR, interactions: { pre: [], post: [call(DUSD)] } });
+    const mixed = apiOrder({
+      owner: POOR,
+      interactions: { pre: [call(TRAMPOLINE)], post: [call(WETH)] },
+    });
+    const { cut, reads } = deps([trampolined, raw, mixed]);
+    const result = await cutAuction(cut, new Date());
+    expect(uids(result.orders)).to.deep.equal([trampolined.uid]);
+    expect(result.filtered).to.deep.equal([
+      { uid: raw.uid, reason: 'UntrampolinedInteractions' },
+      { uid: mixed.uid, reason: 'UntrampolinedInteractions' },
+    ]);
+    expect(reads).to.deep.equal([`${OWNER}/${WETH}`]);
   });
 });

@@ -27,6 +27,7 @@ function input(
     network: mainnet,
     denyList: { accounts: new Set(), tokens: new Set() },
     validity: DEFAULT_VALIDITY,
+    request: 'submission',
     ...rest,
   };
 }
@@ -88,6 +89,10 @@ describe('checkOrderRules', () => {
     it('OrderExpired once validTo is in the past (seed §7.2)', () => {
       expect(errorOf(input({ validTo: NOW - 1 }))).to.equal('OrderExpired');
       expect(errorOf(input({ validTo: 0 }))).to.equal('OrderExpired');
+      // A quote's order keeps the reference's code.
+      expect(errorOf(input({ validTo: NOW - 1 }, { request: 'quote' }))).to.equal(
+        'InsufficientValidTo',
+      );
     });
 
     it('InsufficientValidTo below now + 60, inclusive bound passes', () => {

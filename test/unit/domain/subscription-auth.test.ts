@@ -233,6 +233,10 @@ describe('subscription channels', () => {
     kind: 'webpush',
     subscription: { endpoint, keys },
   });
+  /** Local development and tests: receivers on this machine. */
+  const local = { allowPrivateAddresses: true };
+  /** Production: public destinations only. */
+  const publicOnly = { allowPrivateAddresses: false };
 
   it('accepts well-formed channels and names what the account signs', () => {
     const cases: [ChannelRequest, string][] = [
@@ -247,10 +251,10 @@ describe('subscription channels', () => {
       [{ kind: 'telegram', chatId: '@batchbook_news' }, '@batchbook_news'],
     ];
     for (const [request, target] of cases) {
-      const parsed = parseChannel(request);
+      const parsed = parseChannel(request, local);
       expect(parsed, JSON.stringify(request)).to.include({ ok: true, target });
     }
-    const pushed = parseChannel(push('https://push.example/1'));
+    const pushed = parseChannel(push('https://push.example/1'), publicOnly);
     expect(pushed.ok && pushed.channel).to.deep.equal({
       kind: 'webpush',
       endpoint: 'https://push.example/1',
@@ -275,7 +279,47 @@ describe('subscription channels', () => {
       { kind: 'telegram', chatId: '12 34' },
     ];
     for (const request of cases) {
-      expect(parseChannel(request).ok, JSON.stringify(request).slice(0, 80)).to.equal(false);
+      expect(parseChannel(request, local).ok, JSON.stringify(request).slice(0, 80)).to.equal(false);
+    }
+  });
+
+  it('refuses private, loopback and localhost destinations unless private addresses are allowed', () => {
+    const privateOnes: ChannelRequest[] = [
+      { kind: 'webhook', url: 'http://127.0.0.1:8080/hook' },
+      { kind: 'webhook', url: 'http://169.254.169.254/latest/meta-data/' },
+      { kind: 'webhook', url: 'https://10.1.2.3/hook' },
+      { kind: 'webhook', url: 'http://[::1]/hook' },
+      { kind: 'webhook', url: 'http://[::ffff:127.0.0.1]/hook' },
+      // The URL parser reads these as 127.0.0.1 too.
+      { kind: 'webhook', url: 'http://2130706433/hook' },
+      { kind: 'webhook', url: 'http://0x7f.1/hook' },
+      { kind: 'webhook', url: 'http://localhost:8080/hook' },
+      { kind: 'webhook', url: 'http://hooks.localhost./hook' },
+      push('https://192.168.1.1/push'),
+      push('https://[fd00::1]/push'),
+      push('https://localhost/push'),
+    ];
+    for (const request of privateOnes) {
+      const parsed = parseChannel(request, publicOnly);
+      expect(parsed.ok, JSON.stringify(request).slice(0, 80)).to.equal(false);
+      expect(!parsed.ok && parsed.description).to.match(/must be a public address/);
+      expect(parseChannel(request, local).ok, JSON.stringify(request).slice(0, 80)).to.equal(true);
+    }
+    // Plain http to a push endpoint on loopback is for local tests only.
+    for (const endpoint of ['http://127.0.0.1:9999/push', 'http://localhost/push']) {
+      expect(parseChannel(push(endpoint), publicOnly)).to.deep.equal({
+        ok: false,
+        description: '/channel/subscription/endpoint must be an https URL',
+      });
+    }
+    // Names are not resolved here (delivery checks them); public literals pass.
+    for (const request of [
+      { kind: 'webhook', url: 'http://hooks.example.com/x' },
+      { kind: 'webhook', url: 'https://8.8.8.8/x' },
+      { kind: 'webhook', url: 'https://[2606:4700:4700::1111]/x' },
+      push('https://fcm.googleapis.com/fcm/send/abc'),
+    ] as ChannelRequest[]) {
+      expect(parseChannel(request, publicOnly).ok, JSON.stringify(request)).to.equal(true);
     }
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * The competition's winners, simulated before they are recorded (a reference driver simulates
+ * every solution before it proposes one). A winner that would revert is dropped and the
+ * competition runs again, so a runner-up may win in its place. The dropped winner's orders are
+ * probed on the chain (`order-probe.ts`): those that cannot settle now leave this auction, and
+ * the in-process solver solves again without them. One order its owner can no longer fund then
+ * costs its own trade, not every batch it would be part of, auction after auction.
+ */
+import type { Logger } from 'pino';
+import { rankProposals } from '../domain/competition.js';
+import type { OrderUid, RankedSolution, SolutionOrder } from '../domain/events.js';
+import type { ProposedSolution, SolverAuction } from '../domain/solver/types.js';
+
+/** Simulations of the winners per auction; the last ranking goes unchecked (the driver's own simulation still guards). */
+export const CHECK_ROUNDS = 3;
+
+export interface SettleChecks {
+  /** Why `solution` would revert if sent now; null when it would not, or the node cannot tell. */
+  wouldRevert(solution: RankedSolution): Promise<string | null>;
+  /** The orders among `trades` that cannot settle now, and why. */
+  problems(trades: readonly SolutionOrder[]): Promise<ReadonlyMap<OrderUid, string>>;
+  /** The solver that can be asked again at once (the in-process one), if any. */
+  resolver: {
+    name: string;
+    solve(auction: SolverAuction): Promise<ProposedSolution[]>;
+  } | null;
+}
+
+const without = (auction: SolverAuction, excluded: ReadonlySet<OrderUid>): SolverAuction =>
+  excluded.size === 0
+    ? auction
+    : { ...auction, orders: auction.orders.filter((order) => !excluded.has(order.uid)) };
+
+/** The ranking of `proposed` whose winners would settle, as far as `CHECK_ROUNDS` tells. */
+export async function settleableRanking(
+  auction: SolverAuction,
+  proposed: readonly ProposedSolution[],
+  checks: SettleChecks,
+  logger: Logger,
+): Promise<RankedSolution[]> {
+  const excluded = new Set<OrderUid>();
+  let proposals = [...proposed];
+  for (let round = 1; ; round++) {
+    const ranked = rankProposals(without(auction, excluded), proposals);
+    if (round > CHECK_ROUNDS) return ranked.map(({ solution }) => solution);
+    const winners = ranked.filter(({ solution }) => solution.isWinner);
+    const verdicts = await Promise.all(winners.map(({ solution }) => checks.wouldRevert(solution)));
+    const failing = winners.filter((_, i) => verdicts[i] !== null);
+    if (failing.length === 0) return ranked.map(({ solution }) => solution);
+
+    for (const [i, { solution }] of winners.entries()) {
+      if (verdicts[i] === null) continue;
+      logger.warn(
+        { solver: solution.solver, rank: solution.rank, detail: verdicts[i] },
+        'winning solution would revert: dropped',
+      );
+    }
+    const dropped = new Set(failing.map(({ proposed }) => proposed));
+    proposals = proposals.filter((proposal) => !dropped.has(proposal));
+    const problems = await checks.problems(failing.flatMap(({ solution }) => solution.orders));
+    if (problems.size === 0) continue;
+    for (const [uid, problem] of problems) {
+      excluded.add(uid);
+      logger.warn({ uid, problem }, 'order cannot settle now: left out of this auction');
+    }
+    const { resolver } = checks;
+    if (resolver !== null) {
+      proposals = [
+        ...proposals.filter((proposal) => proposal.solver !== resolver.name),
+        ...(await resolver.solve(without(auction, excluded)).catch((err: unknown) => {
+          logger.warn({ solver: resolver.name, err }, 'solver could not solve again');
+          return [];
+        })),
+      ];
+    }
+  }
+}
