@@ -17,6 +17,7 @@ import type {
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
 import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
+import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import { mapAtOnce } from './at-once.js';
 import { solverOrderOf } from '../domain/solver/solver-order.js';
 import type { SolverOrder } from '../domain/solver/types.js';
@@ -94,9 +95,12 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
     return filledAfter === undefined || filled(order) >= filledAfter;
   });
   const tokens = [...new Set(open.flatMap((o) => [o.sellToken, o.buyToken]))];
+  // Native ETH (bought only: the marker is no sell token) is worth one native token per atom.
+  const nativePrice = (t: Address) =>
+    t === NATIVE_TOKEN_MARKER ? Promise.resolve(1) : deps.prices.nativePrice(t);
   const nativePrices = new Map(
     await Promise.all(
-      tokens.map(async (t) => [t, await deps.prices.nativePrice(t)] as [Address, number | null]),
+      tokens.map(async (t) => [t, await nativePrice(t)] as [Address, number | null]),
     ),
   );
   const priced = (order: ApiOrder) =>
