@@ -118,6 +118,17 @@ describe('PostgreSQL ledger', () => {
     };
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
+    /** Backends already terminated: one may still be listed for a moment after it was told to end. */
+    const killed = new Set<number>();
+    // The subscription also polls, so it can be caught up while its LISTEN connection is still
+    // reconnecting; a drop must hit that connection for the ledger to have something to notice.
+    const listening = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+           WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+        )
+      ).rows.some((row) => !killed.has(row.pid));
     try {
       const sent: NewEvent[] = [];
       for (let round = 0; round < 3; round++) {
@@ -127,11 +138,13 @@ describe('PostgreSQL ledger', () => {
         await waitFor(() => received.events.length === sent.length, {
           description: `round ${round}`,
         });
+        await waitFor(listening, { description: 'the LISTEN connection up' });
         const errorsBefore = errors.length;
-        await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        const { rows } = await admin.query<{ pid: number }>(
+          `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
            WHERE datname = current_database() AND pid <> pg_backend_pid()`,
         );
+        for (const { pid } of rows) killed.add(pid);
         await waitFor(() => errors.length > errorsBefore, { description: 'the ledger to notice' });
       }
       const last = [event()];
