@@ -133,8 +133,16 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     }
   }
 
-  async function send(data: Hex, gasLimit: bigint) {
+  async function send(data: Hex, gasLimit: bigint, deadline: Date) {
     const sent = sending.then(async () => {
+      // Sends wait for each other: one may reach the front after its auction's deadline, when
+      // its orders are back in auctions and another settlement may already be trading them.
+      if (clock().getTime() >= deadline.getTime()) {
+        throw new SettlementFailure(
+          'notSent',
+          `the deadline ${deadline.toISOString()} passed first`,
+        );
+      }
       const nonce = await rpc.provider.getTransactionCount(address, 'pending');
       const tx = await wallet.sendTransaction({
         to: network.settlementContract,
@@ -148,7 +156,9 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     try {
       return await sent;
     } catch (error) {
-      throw new SettlementFailure('notSent', describe(error));
+      throw error instanceof SettlementFailure
+        ? error
+        : new SettlementFailure('notSent', describe(error));
     }
   }
 
@@ -177,7 +187,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     try {
       const data = calldata(orders, solution);
       const gasLimit = gasLimitFor(await simulate(data));
-      const { hash, nonce } = await send(data, gasLimit);
+      const { hash, nonce } = await send(data, gasLimit, new Date(auction.deadline));
       sent = hash;
       await record(auction, rank, {
         type: 'SettlementSubmitted',
