@@ -113,7 +113,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     );
   }
 
-  const step = async () => {
+  const step = async (_isStopping: () => boolean, isLeading: () => boolean) => {
     const now = deps.clock();
     const nowSeconds = Math.floor(now.getTime() / 1000);
     const cut = await cutAuction(deps.cut, now);
@@ -136,6 +136,13 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       deadlineBlock: cut.block + SUBMISSION_DEADLINE_BLOCKS,
       solutions: await solveRound(id, cut),
     };
+    // Solving takes a while: another instance may lead by now and have cut the same orders,
+    // which this auction does not yet hold in flight. (It narrows the window, no more: the lock
+    // may still go between this check and the append.)
+    if (!isLeading()) {
+      logger.warn({ auction: id }, 'leadership lost while solving: auction not recorded');
+      return;
+    }
     const { position } = await deps.ledger.append(
       streams.auction(network.name, id),
       [
@@ -160,6 +167,8 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     // Settlements run beside the next auctions, which leave their orders out until they end;
     // one after another, so each is simulated on the chain the one before left behind.
     const driver = deps.driver;
+    // Recorded and projected, its winners' orders are in flight for any later leader's cut:
+    // they are settled here even if this instance no longer leads.
     if (driver) {
       void (async () => {
         for (const winner of winners) await driver.settle(auction, cut.orders, winner);

@@ -18,8 +18,11 @@ export interface LeaderLoopOptions {
   key: LeaderKey;
   pollIntervalMs: number;
   logger: Logger;
-  /** One pass; `isStopping()` tells a long pass to end early. */
-  step(isStopping: () => boolean): Promise<void>;
+  /**
+   * One pass; `isStopping()` tells a long pass to end early, `isLeading()` whether the lock is
+   * still held (a pass that outlived it must not write what the new leader may write too).
+   */
+  step(isStopping: () => boolean, isLeading: () => boolean): Promise<void>;
   /** Failures that are part of the job, like `ChainMoved`: retried without a warning. */
   expected?(error: unknown): boolean;
 }
@@ -67,7 +70,10 @@ export function startLeaderLoop(options: LeaderLoopOptions): LeaderLoop {
         failures = 0;
         while (!stopped && leadership.held) {
           try {
-            await options.step(() => stopped);
+            await options.step(
+              () => stopped,
+              () => leadership.held,
+            );
           } catch (error) {
             if (!expected(error)) log.warn({ err: error }, 'step failed; retrying');
           }
