@@ -404,7 +404,10 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         ),
         inFlight: spans.inFlight.wrap((now: Date) => competitions.inFlight(devnet.name, now)),
         prices: { ...prices, nativePrice: spans.prices.wrap(prices.nativePrice) },
-        chain: { balanceOf: spans.balances.wrap(checks.balanceOf) },
+        chain: {
+          balanceOf: spans.balances.wrap(checks.balanceOf),
+          allowance: spans.balances.wrap(checks.allowance),
+        },
         blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
         validityMargin: 30,
         hooksTrampoline: devnet.hooksTrampoline,

@@ -2,8 +2,9 @@
  * Cutting an auction (reference §6, "building the solvable set"): the open orders valid beyond
  * the margin, minus those in flight (a winner's settlement still pending), those whose
  * interactions call anything but the HooksTrampoline, those whose owner cannot fund them at
- * this block and those whose tokens have no native price; filtered orders
- * keep their reason. Prices are the native prices of every token the auction trades,
+ * this block (the balance, and what the vault relayer may pull of it, as the reference's
+ * tradable balance) and those whose tokens have no native price; filtered orders keep their
+ * reason. Prices are the native prices of every token the auction trades,
  * 1e18-scaled.
  */
 import type {
@@ -33,7 +34,7 @@ export interface CutDeps {
    */
   inFlight(now: Date): Promise<readonly InFlightOrder[]>;
   prices: PriceEstimator;
-  chain: Pick<OrderChainChecks, 'balanceOf'>;
+  chain: Pick<OrderChainChecks, 'balanceOf' | 'allowance'>;
   blockNumber(): Promise<number>;
   /** Seconds an order must remain valid to enter an auction (time to solve and settle). */
   validityMargin: number;
@@ -55,20 +56,32 @@ export function auctionedOrders(orders: readonly AuctionOrder[]): AuctionedOrder
   return orders.map(({ uid, executed }) => ({ uid, executed }));
 }
 
-/** Balance reads in flight at once (see `mapAtOnce`). */
-const BALANCE_READS_AT_ONCE = 16;
+/** Reads of each kind (balances, allowances) in flight at once (see `mapAtOnce`). */
+const READS_AT_ONCE = 16;
 
-/** The balances of `owner/token` keys. */
-async function readBalances(
-  keys: readonly string[],
-  balanceOf: (owner: Address, token: Address) => Promise<bigint>,
+/** What an order's owner holds of its sell token is read under this key, once per auction. */
+const fundsKey = (order: ApiOrder) => `${order.owner}/${order.sellToken}`;
+
+/** `read(owner, token)` of each distinct key of `orders`. */
+async function readPerKey(
+  orders: readonly ApiOrder[],
+  read: (owner: Address, token: Address) => Promise<bigint>,
 ): Promise<Map<string, bigint>> {
-  const balances = await mapAtOnce(keys, BALANCE_READS_AT_ONCE, (key) => {
+  const keys = [...new Set(orders.map(fundsKey))];
+  const amounts = await mapAtOnce(keys, READS_AT_ONCE, (key) => {
     const [owner, token] = key.split('/') as [Address, Address];
-    return balanceOf(owner, token);
+    return read(owner, token);
   });
-  return new Map(keys.map((key, i) => [key, balances[i]!]));
+  return new Map(keys.map((key, i) => [key, amounts[i]!]));
 }
+
+/**
+ * Whether the vault relayer's allowance bounds what the order can sell now. Not for an order
+ * with pre-hooks (one may grant it: an EIP-2612 permit), nor one selling from its Balancer
+ * balances (approved to the Vault, not to the relayer).
+ */
+const allowanceBound = (order: ApiOrder) =>
+  order.sellTokenBalance === 'erc20' && order.interactions.pre.length === 0;
 
 /** What the contract counts the order as filled: sell atoms of sell orders, buy atoms of buy orders. */
 const filled = (order: ApiOrder) =>
@@ -110,10 +123,18 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const checked = open.filter(
     (order) => trampolined(order) && priced(order) && neededBalance(order) > 0n,
   );
-  const balances = await readBalances(
-    [...new Set(checked.map((order) => `${order.owner}/${order.sellToken}`))],
-    (owner, token) => deps.chain.balanceOf(owner, token),
-  );
+  const [balances, allowances] = await Promise.all([
+    readPerKey(checked, (owner, token) => deps.chain.balanceOf(owner, token)),
+    readPerKey(checked.filter(allowanceBound), (owner, token) =>
+      deps.chain.allowance(owner, token),
+    ),
+  ]);
+  const available = (order: ApiOrder) => {
+    const balance = balances.get(fundsKey(order))!;
+    if (!allowanceBound(order)) return balance;
+    const allowed = allowances.get(fundsKey(order))!;
+    return allowed < balance ? allowed : balance;
+  };
 
   const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
   const orders: AuctionOrder[] = [];
@@ -128,7 +149,7 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
       continue;
     }
     const needed = neededBalance(order);
-    if (needed > 0n && balances.get(`${order.owner}/${order.sellToken}`)! < needed) {
+    if (needed > 0n && available(order) < needed) {
       filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
       continue;
     }

@@ -39,6 +39,8 @@ export interface OrderChainChecks {
   eip1271SignatureValid(owner: Address, digest: Hex, signature: Hex): Promise<boolean>;
   /** The owner's balance of a token (the autopilot's balance filter). */
   balanceOf(owner: Address, token: Address): Promise<bigint>;
+  /** What the owner lets the vault relayer pull of a token (the autopilot's balance filter). */
+  allowance(owner: Address, token: Address): Promise<bigint>;
 }
 
 /** Amounts the small-amount mode tries in turn: some tokens refuse dust transfers. */
@@ -69,6 +71,8 @@ export function createOrderChainChecks(
     decodeUint256(await call(`${fn} of ${token}`, token, data), fn);
   const balanceOf = async (owner: Address, token: Address) =>
     read(token, 'balanceOf', encodeBalanceOf(owner));
+  const allowance = async (owner: Address, token: Address) =>
+    read(token, 'allowance', encodeAllowance(owner, contracts.vaultRelayer));
 
   const hasCode = async (address: Address) =>
     (await rpc.request(`code of ${address}`, (node) => node.getCode(address), {
@@ -92,12 +96,9 @@ export function createOrderChainChecks(
   /** Why the token did not move, or null when the reference would let the order pass anyway. */
   const explain = async (check: TransferCheck, revert: Hex | null) => {
     const { owner, token, sellAmount, fullBalanceCheck } = check;
-    let allowance: bigint, balance: bigint;
+    let allowed: bigint, balance: bigint;
     try {
-      [allowance, balance] = await Promise.all([
-        read(token, 'allowance', encodeAllowance(owner, contracts.vaultRelayer)),
-        balanceOf(owner, token),
-      ]);
+      [allowed, balance] = await Promise.all([allowance(owner, token), balanceOf(owner, token)]);
     } catch (error) {
       // An empty answer is no ERC-20 at all (e.g. no code at the address): nothing to pull.
       const noToken = isError(error, 'BAD_DATA') && error.value === '0x';
@@ -107,11 +108,11 @@ export function createOrderChainChecks(
       } as const;
     }
     const needed = fullBalanceCheck ? sellAmount : 1n;
-    if (allowance < needed) return { errorType: 'InsufficientAllowance' } as const;
+    if (allowed < needed) return { errorType: 'InsufficientAllowance' } as const;
     if (balance < needed) {
       // Without the full check a missing balance is forgiven when the allowance covers the
       // order: the owner may fund it before it settles (as the reference does).
-      return !fullBalanceCheck && allowance >= sellAmount
+      return !fullBalanceCheck && allowed >= sellAmount
         ? null
         : ({ errorType: 'InsufficientBalance' } as const);
     }
@@ -130,6 +131,7 @@ export function createOrderChainChecks(
       return explain(check, revert);
     },
     balanceOf,
+    allowance,
     async eip1271SignatureValid(owner, digest, signature) {
       const data = encodeIsValidSignature(digest, signature);
       try {

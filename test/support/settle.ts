@@ -67,7 +67,8 @@ export async function signTrade(
 
 /**
  * Deploys test/support/contracts/Eip1271Wallet.sol owned by `owner`, who pays for the
- * deployment and is the only one who may `execute` through the returned contract.
+ * deployment and is the only one who may `execute` through the returned contract (or hand it
+ * to another owner with `setOwner`, withdrawing its signatures).
  */
 export async function deployEip1271Wallet(
   chain: TestChain,

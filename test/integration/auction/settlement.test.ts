@@ -7,17 +7,25 @@
  * is recorded as reverted.
  */
 import { expect } from 'chai';
-import { Wallet } from 'ethers';
+import { Contract, Wallet, toQuantity } from 'ethers';
 import type {
   Address,
   AuctionClosedV3,
   DomainEvent,
+  Hex,
   SettlementFailedV1,
   SettlementSubmittedV1,
 } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { orderBody, signCowPair, type SignedTrade } from '../../support/settle.js';
+import {
+  deployEip1271Wallet,
+  orderBody,
+  orderIdentity,
+  signCowPair,
+  type SignedTrade,
+} from '../../support/settle.js';
+import { newWallet } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -88,12 +96,38 @@ describe('settlement driver: failures are recorded and orders return', function 
     return signCowPair(chain, [c, d]);
   }
 
-  it('drops a winner that would revert before recording it, leaves out the order that cannot be pulled, and settles the others', async () => {
-    const [a, b] = await matchingPair([0, 1]);
+  /**
+   * A CoW pair whose WETH seller is an EIP-1271 wallet (funded and approved) signed for by
+   * `signer`, with a new DUSD seller.
+   */
+  async function walletPair(signer: Wallet): Promise<[SignedTrade, SignedTrade, Contract]> {
+    const wallet = await deployEip1271Wallet(chain, signer);
+    await chain.fund(wallet.address, WETH, 2n * 10n ** 18n);
+    const [eoaHalf, b] = await freshPair();
+    const { digest, uid } = orderIdentity(chain, eoaHalf.order, wallet.address);
+    const a: SignedTrade = {
+      order: eoaHalf.order,
+      owner: wallet.address,
+      signingScheme: 'eip1271',
+      signature: signer.signingKey.sign(digest).serialized as Hex,
+      digest,
+      uid,
+    };
+    return [a, b, wallet.contract];
+  }
+
+  it('drops a winner that would revert before recording it, leaves out the order that cannot settle, and settles the others', async () => {
+    const [signer, heir] = [newWallet(), newWallet()].map((w) => w.connect(chain.provider));
+    for (const gasPayer of [signer!, heir!]) {
+      await chain.provider.send('anvil_setBalance', [gasPayer.address, toQuantity(10n ** 18n)]);
+    }
+    const [a, b, wallet] = await walletPair(signer!);
     const [c, d] = await freshPair();
     await place(a);
-    // A's WETH can no longer be pulled; the cut checks balances, not allowances.
-    await chain.approve(a.owner, WETH, 0n);
+    // The wallet changes hands: A's signature no longer holds, which no balance read shows.
+    await (
+      await (wallet.connect(signer!) as Contract).getFunction('setOwner')(heir!.address)
+    ).wait();
     for (const trade of [b, c, d]) await place(trade);
 
     // Any two of B, C and D settle together (each CoW works); A wins no auction meanwhile.
@@ -110,7 +144,9 @@ describe('settlement driver: failures are recorded and orders return', function 
     // Its batch was dropped before it was recorded: nothing was sent to fail.
     expect(await failures(withA.map((x) => x.id))).to.deep.equal([]);
 
-    await chain.approve(a.owner, WETH, 2n ** 256n - 1n);
+    await (
+      await (wallet.connect(heir!) as Contract).getFunction('setOwner')(signer!.address)
+    ).wait();
     await waitFor(async () => (await fulfilled(a.uid)) && (await settledOthers()) === 3, {
       timeoutMs: 20_000,
       description: 'A fulfilled with the order left',

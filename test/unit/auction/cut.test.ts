@@ -1,7 +1,8 @@
 /**
  * The cut's choices with stand-in reads (the chain and the read models are exercised by the
  * auction suites): in-flight orders stay out until the orders read model shows their fill,
- * filtered orders keep their reason, balances are read once per owner and token.
+ * filtered orders keep their reason, balances (and the vault relayer's allowances, where they
+ * bound an order) are read once per owner and token.
  */
 import { expect } from 'chai';
 import { cutAuction, type CutDeps } from '../../../src/auction/cut.js';
@@ -15,6 +16,8 @@ const DUSD: Address = '0x700b6a60ce7eaaea56f065753d8dcb9653dbad35';
 const UNPRICED: Address = `0x${'9'.repeat(40)}`;
 const OWNER: Address = `0x${'1'.repeat(40)}`;
 const POOR: Address = `0x${'2'.repeat(40)}`;
+/** Holds plenty, and lets the vault relayer pull none of it. */
+const LOCKED: Address = `0x${'3'.repeat(40)}`;
 const E18 = 10n ** 18n;
 const TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
 
@@ -59,6 +62,7 @@ function apiOrder(fields: Partial<ApiOrder> = {}): ApiOrder {
 
 function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
   const reads: string[] = [];
+  const allowanceReads: string[] = [];
   const prices = {
     nativePrice: async (token: Address) =>
       token === UNPRICED ? null : token === WETH ? 1 : 1 / 3000,
@@ -72,12 +76,16 @@ function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
         reads.push(`${owner}/${token}`);
         return owner === POOR ? 0n : 10n * E18;
       },
+      allowance: async (owner, token) => {
+        allowanceReads.push(`${owner}/${token}`);
+        return owner === LOCKED ? 0n : 2n ** 256n - 1n;
+      },
     },
     blockNumber: async () => 42,
     validityMargin: 30,
     hooksTrampoline: TRAMPOLINE,
   };
-  return { cut, reads };
+  return { cut, reads, allowanceReads };
 }
 
 const uids = (orders: readonly { uid: OrderUid }[]) => orders.map((o) => o.uid);
@@ -142,5 +150,42 @@ describe('cutAuction', () => {
       { uid: mixed.uid, reason: 'UntrampolinedInteractions' },
     ]);
     expect(reads).to.deep.equal([`${OWNER}/${WETH}`]);
+  });
+
+  it('counts what the vault relayer may pull as the owner’s funds, unless a pre-hook or the Vault may provide it', async () => {
+    const call = (target: Address) => ({ target, value: '0', callData: '0x1234' as const });
+    const locked = apiOrder({ owner: LOCKED });
+    const lockedDust = apiOrder({ owner: LOCKED, partiallyFillable: true });
+    // A pre-hook may approve (an EIP-2612 permit); Vault balances are approved to the Vault.
+    const permitted = apiOrder({
+      owner: LOCKED,
+      interactions: { pre: [call(TRAMPOLINE)], post: [] },
+    });
+    const fromVault = apiOrder({ owner: LOCKED, sellTokenBalance: 'external' });
+    const lockedOtherToken = apiOrder({
+      owner: LOCKED,
+      sellToken: DUSD,
+      buyToken: WETH,
+      partiallyFillable: true,
+    });
+    const fine = apiOrder();
+    const { cut, reads, allowanceReads } = deps([
+      locked,
+      lockedDust,
+      permitted,
+      fromVault,
+      lockedOtherToken,
+      fine,
+    ]);
+    const result = await cutAuction(cut, new Date());
+    expect(uids(result.orders)).to.deep.equal([permitted.uid, fromVault.uid, fine.uid]);
+    expect(result.filtered).to.deep.equal([
+      { uid: locked.uid, reason: 'InsufficientBalance' },
+      { uid: lockedDust.uid, reason: 'InsufficientBalance' },
+      { uid: lockedOtherToken.uid, reason: 'InsufficientBalance' },
+    ]);
+    const keys = [`${LOCKED}/${WETH}`, `${LOCKED}/${DUSD}`, `${OWNER}/${WETH}`].sort();
+    expect(reads.sort()).to.deep.equal(keys);
+    expect(allowanceReads.sort()).to.deep.equal(keys);
   });
 });
