@@ -211,6 +211,7 @@ export async function startService(
     const orderQueries = createOrderQueries(db);
     const noticeQueries = createNoticeQueries(db);
     const competitions = createCompetitionQueries(db);
+    const metrics = createMetrics();
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
     const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
     for (const name of chains.names) {
@@ -257,11 +258,14 @@ export async function startService(
         ledger,
         nextAuctionId,
         projected: async (position) => {
-          await Promise.all(
+          const caughtUp = await Promise.all(
             ['auctions', 'notices'].map((projector) =>
               projections.waitFor(projector, position, config.auction.solveTimeoutMs),
             ),
           );
+          if (caughtUp.every(Boolean)) return true;
+          metrics.countAutopilotReadModelTimeout(name);
+          return false;
         },
         clock,
         requestLeadership,
@@ -304,7 +308,6 @@ export async function startService(
       },
       allowPrivateAddresses: config.notifications.delivery.allowPrivateAddresses,
     };
-    const metrics = createMetrics();
     new Gauge({
       name: 'batchbook_delivery_outbox_pending',
       help: 'Notice deliveries not yet made nor given up',

@@ -46,10 +46,10 @@ export interface AutopilotDeps {
   ledger: Ledger;
   nextAuctionId(): Promise<number>;
   /**
-   * Resolves once the read models have taken in the ledger up to `position`: the next cut must
-   * see this auction's winners as in flight, and the expiries it noticed (or it cuts again).
+   * Whether the read models took in the ledger up to `position` within a bounded wait: the next
+   * cut must see this auction's winners as in flight, and the expiries it noticed.
    */
-  projected(position: string): Promise<void>;
+  projected(position: string): Promise<boolean>;
   clock: () => Date;
   requestLeadership: RequestLeadership;
   logger: Logger;
@@ -113,7 +113,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     );
   }
 
-  const step = async (_isStopping: () => boolean, isLeading: () => boolean) => {
+  const step = async (isStopping: () => boolean, isLeading: () => boolean) => {
     const now = deps.clock();
     const nowSeconds = Math.floor(now.getTime() / 1000);
     const cut = await cutAuction(deps.cut, now);
@@ -160,19 +160,24 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       { auction: id, orders: auction.orders.length, solutions: auction.solutions.length },
       'auction closed',
     );
-    await deps.projected(position);
     if (winners.length > 0 && deps.driver === null) {
       logger.warn({ auction: id }, 'no driver account for this network: winners are not settled');
     }
     // Settlements run beside the next auctions, which leave their orders out until they end;
-    // one after another, so each is simulated on the chain the one before left behind.
+    // one after another, so each is simulated on the chain the one before left behind. Once
+    // recorded, the winners' orders are in flight for any later leader's cut too: they are
+    // settled here even if this instance no longer leads.
     const driver = deps.driver;
-    // Recorded and projected, its winners' orders are in flight for any later leader's cut:
-    // they are settled here even if this instance no longer leads.
     if (driver) {
       void (async () => {
         for (const winner of winners) await driver.settle(auction, cut.orders, winner);
       })();
+    }
+    // The next cut waits until the read models show this auction, however long they take: cut
+    // before, it would auction the winners' orders again (and miss the expiries noticed).
+    while (!(await deps.projected(position))) {
+      if (isStopping()) return;
+      logger.warn({ auction: id }, 'read models behind this auction: the next cut waits for them');
     }
   };
   return startLeaderLoop({

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (DESIGN.md §8), served by `GET /metrics` to holders of the admin API key:
  * the process (memory, garbage collection, event-loop delay), every HTTP request by route
- * pattern and status, and the read-your-writes wait of accepted writes (how far the projections
- * lag behind the ledger, as clients feel it). The composition root registers further gauges
+ * pattern and status, the read-your-writes wait of accepted writes (how far the projections
+ * lag behind the ledger, as clients feel it) and the autopilots' waits for them that timed out. The composition root registers further gauges
  * (the delivery outbox) on `registry`.
  */
 import type { Middleware } from 'koa';
@@ -19,6 +19,8 @@ export interface Metrics {
   readonly http: Middleware;
   /** One write's wait for its own projection; `caughtUp` false when the wait timed out. */
   observeReadYourWrites(projector: string, seconds: number, caughtUp: boolean): void;
+  /** An autopilot's wait for the read models to take in its auction timed out (it waits on). */
+  countAutopilotReadModelTimeout(network: string): void;
 }
 
 /** The route pattern a request matched (bounded label values), not its concrete path. */
@@ -78,6 +80,12 @@ export function createMetrics(): Metrics {
     labelNames: ['projector'],
     registers: [registry],
   });
+  const autopilotTimeouts = new Counter({
+    name: `${PREFIX}autopilot_read_model_timeouts_total`,
+    help: 'Waits of an autopilot for the read models to take in its auction that timed out (its next cut waits on)',
+    labelNames: ['network'],
+    registers: [registry],
+  });
 
   /** The series of these labels; null once `MAX_REQUEST_SERIES` are kept. */
   function seriesOf(method: string, route: string, status: number): RequestSeries | null {
@@ -122,6 +130,9 @@ export function createMetrics(): Metrics {
     observeReadYourWrites(projector, seconds, caughtUp) {
       waits.observe({ projector }, seconds);
       if (!caughtUp) timeouts.inc({ projector });
+    },
+    countAutopilotReadModelTimeout(network) {
+      autopilotTimeouts.inc({ network });
     },
   };
 }

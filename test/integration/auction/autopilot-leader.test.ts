@@ -13,10 +13,11 @@ import { createLogger } from '../../../src/logger.js';
 import { leadershipOn } from '../../../src/postgres/leadership.js';
 import { startTestChain } from '../../support/chain.js';
 import { freshDatabase } from '../../support/postgres.js';
-import { http, startTestService } from '../../support/service.js';
-import { orderBody, signCowPair } from '../../support/settle.js';
+import { startTestService } from '../../support/service.js';
+import { signCowPair } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { startSolverServer } from '../../support/solver-server.js';
+import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
 
 describe('autopilot leadership', function () {
@@ -111,12 +112,7 @@ describe('autopilot leadership', function () {
       );
       await chain.fund(wallets[1]!.address as Address, dusd, 4000n * 10n ** 18n);
       const [order] = await signCowPair(chain, [wallets[0]!, wallets[1]!]);
-      const { status, text } = await http(
-        'POST',
-        `${service.devnet}/api/v1/orders`,
-        orderBody(order!),
-      );
-      expect(status, text).to.equal(201);
+      await placeTrades(service.devnet, [order!]);
 
       const recorded = async () =>
         (await service!.ledger.readAll(null, 100_000))

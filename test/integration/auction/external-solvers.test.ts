@@ -9,9 +9,10 @@ import { parseUnits } from 'ethers';
 import type { Address, AuctionClosedV3 } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { orderBody, signCowPair } from '../../support/settle.js';
+import { signCowPair } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { startSolverServer, type SolverServer } from '../../support/solver-server.js';
+import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
 
 const ALPHA: Address = '0x00000000000000000000000000000000000a1fa1';
@@ -60,14 +61,7 @@ describe('external solvers in the auctions of a running service', function () {
     const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
     await chain.fund(second.address as Address, dusd, parseUnits('4000', 18));
     const [a, b] = await signCowPair(chain, [first, second]);
-    for (const trade of [a, b]) {
-      const { status, text } = await http(
-        'POST',
-        `${service.devnet}/api/v1/orders`,
-        orderBody(trade),
-      );
-      expect(status, text).to.equal(201);
-    }
+    await placeTrades(service.devnet, [a, b]);
 
     const status = async () =>
       (await http<{ type: string }>('GET', `${service.devnet}/api/v1/orders/${a.uid}/status`)).body;

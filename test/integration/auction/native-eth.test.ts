@@ -9,8 +9,9 @@ import type { Address } from '../../../src/domain/events.js';
 import { NATIVE_TOKEN_MARKER } from '../../../src/domain/networks.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { orderBody, sellOrder, signTrade, type SignedTrade } from '../../support/settle.js';
+import { sellOrder, signTrade, type SignedTrade } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
+import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
 
 describe('orders buying native ETH', function () {
@@ -43,14 +44,7 @@ describe('orders buying native ETH', function () {
     return wallet;
   }
 
-  async function place(trade: SignedTrade): Promise<void> {
-    const { status, text } = await http(
-      'POST',
-      `${service.devnet}/api/v1/orders`,
-      orderBody(trade),
-    );
-    expect(status, text).to.equal(201);
-  }
+  const place = (trade: SignedTrade) => placeTrades(service.devnet, [trade]);
 
   const fulfilled = async (uid: string) =>
     (await http<{ status: string }>('GET', `${service.devnet}/api/v1/orders/${uid}`)).body

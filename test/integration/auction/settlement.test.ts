@@ -20,12 +20,12 @@ import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import {
   deployEip1271Wallet,
-  orderBody,
   orderIdentity,
   signCowPair,
   type SignedTrade,
 } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
+import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -58,14 +58,7 @@ describe('settlement driver: failures are recorded and orders return', function 
       accounts.map((i) => new Wallet(chain.deployment.accounts[i]!.privateKey)) as [Wallet, Wallet],
     );
 
-  async function place(trade: SignedTrade): Promise<void> {
-    const { status, text } = await http(
-      'POST',
-      `${service.devnet}/api/v1/orders`,
-      orderBody(trade),
-    );
-    expect(status, text).to.equal(201);
-  }
+  const place = (trade: SignedTrade) => placeTrades(service.devnet, [trade]);
 
   const events = async (): Promise<DomainEvent[]> =>
     (await service.ledger.readAll(null, 100_000)) as unknown as DomainEvent[];
