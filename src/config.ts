@@ -44,6 +44,8 @@ export interface Config {
     settlementDeadlineMs: number;
     /** Whether the built-in solver competes. */
     builtinSolver: boolean;
+    /** The built-in solver's slippage tolerance on pool swaps, in basis points. */
+    builtinSolverSlippageBps: number;
     externalSolvers: readonly ExternalSolverConfig[];
     /** Per network: the key of the account that sends settlements (an allow-listed solver). */
     driverKeys: ReadonlyMap<string, Hex>;
@@ -369,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
       solveTimeoutMs: integer(env, 'SOLVE_TIMEOUT_MS', 5_000, 10, 600_000),
       settlementDeadlineMs: integer(env, 'SETTLEMENT_DEADLINE_MS', 120_000, 1_000, 3_600_000),
       builtinSolver: boolean(env, 'BUILTIN_SOLVER', true),
+      builtinSolverSlippageBps: integer(env, 'BUILTIN_SOLVER_SLIPPAGE_BPS', 10, 0, 1_000),
       externalSolvers: externalSolvers(env),
       driverKeys: driverKeys(env),
     },

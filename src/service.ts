@@ -234,7 +234,13 @@ export async function startService(
         : null;
       if (driver) stack.push(() => driver.stop());
       const solvers = [
-        ...(config.auction.builtinSolver && driver ? [createBuiltinSolver(driver.address)] : []),
+        ...(config.auction.builtinSolver && driver
+          ? [
+              createBuiltinSolver(driver.address, {
+                slippageBps: BigInt(config.auction.builtinSolverSlippageBps),
+              }),
+            ]
+          : []),
         ...config.auction.externalSolvers
           .filter((solver) => solver.networks?.includes(name) ?? true)
           .map((solver) => createExternalSolver(solver)),

@@ -385,7 +385,10 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
     const prices = createPriceEstimator(rpc, devnet);
     const checks = createOrderChainChecks(rpc, devnet);
     const chain = await connectTestChain(service.devnet!.deployment);
-    const builtin = createBuiltinSolver(devnetSolver().address.toLowerCase() as Address);
+    // As the service configures it.
+    const builtin = createBuiltinSolver(devnetSolver().address.toLowerCase() as Address, {
+      slippageBps: BigInt(bench.config.auction.builtinSolverSlippageBps),
+    });
 
     const runs: RunResult[] = [];
     for (let run = 0; run < options.runs; run++) {

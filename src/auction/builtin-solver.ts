@@ -5,6 +5,7 @@
  */
 import type { Address } from '../domain/events.js';
 import { solve } from '../domain/solver/solve.js';
+import type { SolveOptions } from '../domain/solver/types.js';
 import type { Solver } from './solver.js';
 import { erc20Auction } from './native-payouts.js';
 import { swapInteractions } from './swap-interactions.js';
@@ -12,7 +13,7 @@ import { swapInteractions } from './swap-interactions.js';
 export const BUILTIN_SOLVER_NAME = 'builtin';
 
 /** `address`: the account the built-in solver competes as, the driver's. */
-export function createBuiltinSolver(address: Address): Solver {
+export function createBuiltinSolver(address: Address, options: SolveOptions): Solver {
   return {
     name: BUILTIN_SOLVER_NAME,
     address,
@@ -20,7 +21,7 @@ export function createBuiltinSolver(address: Address): Solver {
     // orders; see BENCHMARKS.md).
     solve: async (round) => {
       const { auction, payOut } = erc20Auction(round.auction);
-      return solve(auction).map((solution) => {
+      return solve(auction, options).map((solution) => {
         const { clearingPrices, unwrap } = payOut(solution);
         return {
           solver: BUILTIN_SOLVER_NAME,

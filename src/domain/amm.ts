@@ -110,11 +110,19 @@ export function sortTokens(a: Address, b: Address): [Address, Address] {
   return a < b ? [a, b] : [b, a];
 }
 
-/** `pool` traversed from `tokenIn` to its other token. */
-export function hopThrough(pool: Pool, tokenIn: Address): Hop {
-  return tokenIn === pool.token0
-    ? { pool: pool.address, reserveIn: pool.reserve0, reserveOut: pool.reserve1 }
-    : { pool: pool.address, reserveIn: pool.reserve1, reserveOut: pool.reserve0 };
+/** Basis points: 10,000 is the whole. */
+const BPS = 10_000n;
+
+/**
+ * `pool` traversed from `tokenIn` to its other token. With `slippageBps`, the reserve going out
+ * is counted that much smaller: every quote along the hop gives that much less out (the output
+ * is linear in it) and asks more in, so a swap sized on it still passes the pair's k check after
+ * the pool moved against it by up to about that much.
+ */
+export function hopThrough(pool: Pool, tokenIn: Address, slippageBps = 0n): Hop {
+  const [reserveIn, reserveOut] =
+    tokenIn === pool.token0 ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+  return { pool: pool.address, reserveIn, reserveOut: (reserveOut * (BPS - slippageBps)) / BPS };
 }
 
 /** Direct, and through the base token (the wrapped native token) unless it is one of the two. */
@@ -126,13 +134,20 @@ export function candidatePaths(sell: Address, buy: Address, base: Address): Addr
 
 /**
  * Every route along `path`: one per choice of pool at each hop (several factories may each have
- * a pool for the same two tokens). None when a hop has no pool.
+ * a pool for the same two tokens), each hop with `slippageBps` (see `hopThrough`). None when a
+ * hop has no pool.
  */
-export function routesAlong(path: readonly Address[], poolsPerHop: readonly Pool[][]): Route[] {
+export function routesAlong(
+  path: readonly Address[],
+  poolsPerHop: readonly Pool[][],
+  slippageBps = 0n,
+): Route[] {
   let routes: Hop[][] = [[]];
   for (const [i, pools] of poolsPerHop.entries()) {
     const tokenIn = path[i]!;
-    routes = routes.flatMap((hops) => pools.map((pool) => [...hops, hopThrough(pool, tokenIn)]));
+    routes = routes.flatMap((hops) =>
+      pools.map((pool) => [...hops, hopThrough(pool, tokenIn, slippageBps)]),
+    );
   }
   return routes.map((hops) => ({ path, hops }));
 }

@@ -32,12 +32,15 @@ import { networkByName, type Network } from '../../src/domain/networks.js';
 import { executedAmounts, surplus, type Executed } from '../../src/domain/solver/execution.js';
 import { solverOrderOf } from '../../src/domain/solver/solver-order.js';
 import type { SolverOrder } from '../../src/domain/solver/types.js';
+import { sendFromNode } from '../../src/chain/devnet/deploy.js';
 import { startTestChain, type TestChain } from '../support/chain.js';
 import { sellOrder, signTrade } from '../support/settle.js';
 import { appDataHash } from '../support/signing.js';
 import { waitFor } from '../support/wait.js';
 
 const NUM_RUNS = 25;
+/** The pools' swaps are sized with some slippage, as the service's are: they still go through. */
+const SLIPPAGE_BPS = 30n;
 
 /**
  * Explicit, and generous: the node's estimate is made on the pending block, and a Uniswap pair
@@ -233,8 +236,11 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     return filled as bigint;
   }
 
-  /** Signs the orders of `specs` and builds the auction as the autopilot cuts and solves it. */
-  async function auctionOf(specs: readonly OrderSpec[], id: number) {
+  /**
+   * Signs the orders of `specs` and builds the auction as the autopilot cuts and solves it, the
+   * pools' swaps sized with `slippageBps`.
+   */
+  async function auctionOf(specs: readonly OrderSpec[], id: number, slippageBps = SLIPPAGE_BPS) {
     const validTo = Math.floor(Date.now() / 1000) + 3600;
     const orders = await Promise.all(
       specs.map(async (spec, i): Promise<AuctionOrder> => {
@@ -292,7 +298,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
         wrappedNative: network.wrappedNativeToken,
       },
     };
-    const proposed = await createBuiltinSolver(solverAddress).solve(
+    const proposed = await createBuiltinSolver(solverAddress, { slippageBps }).solve(
       round,
       new AbortController().signal,
     );
@@ -418,10 +424,14 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     }
   }
 
-  async function property(specs: OrderSpec[]): Promise<void> {
-    // anvil forgets a snapshot once reverted to: each run takes the next one.
+  /** Back to the chain as deployed; anvil forgets a snapshot once reverted to, so take the next. */
+  async function fromDeployment(): Promise<void> {
     await chain.revert(snapshotId);
     snapshotId = await chain.snapshot();
+  }
+
+  async function property(specs: OrderSpec[]): Promise<void> {
+    await fromDeployment();
     const id = ++coverage.runs;
 
     const { auction, round } = await auctionOf(specs, id);
@@ -560,5 +570,53 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     expect(coverage.runs).to.be.at.least(NUM_RUNS);
     // Not a property: a sign that the generator still makes auctions that settle something.
     expect(coverage.withWinner, 'runs with a winner').to.be.greaterThan(0);
+  });
+
+  it('settles a pool route sized with slippage after the pool moved against it by less, where one sized exactly reverts', async () => {
+    await fromDeployment();
+    // 0.1 WETH worth of DUSD for WETH, its limit 2% under the pool's price: the pool fills it.
+    const lone: OrderSpec = {
+      owner: 0,
+      receiver: null,
+      sell: 'DUSD',
+      buyStep: 2,
+      kind: 'sell',
+      partiallyFillable: false,
+      worth: 1_000n,
+      dust: 0n,
+      slackBps: 200,
+    };
+    const winnerOf = async (id: number, slippageBps: bigint) => {
+      const { auction, round } = await auctionOf([lone], id, slippageBps);
+      const winner = auction.solutions.find((s) => s.isWinner);
+      expect(winner, `a winner at ${slippageBps} bps`).to.not.equal(undefined);
+      return encodeSettle(settlementPlan(round.orders, winner!, network.hooksTrampoline));
+    };
+    const [exact, slipped] = [await winnerOf(-1, 0n), await winnerOf(-2, SLIPPAGE_BPS)];
+
+    // Another trade moves the DUSD/WETH pair against the order by a third of the slippage:
+    // DUSD given to the pair and taken into its reserves (`sync`) makes WETH dearer in DUSD.
+    const [token0, token1] = [token.DUSD, token.WETH].sort();
+    const pair = (await estimator.pools([token.DUSD, token.WETH])).find(
+      (p) => p.token0 === token0 && p.token1 === token1,
+    )!;
+    const dusdReserve = pair.token0 === token.DUSD ? pair.reserve0 : pair.reserve1;
+    const mint = new Interface(['function mint(address to, uint256 amount)']);
+    await sendFromNode(chain.provider, {
+      from: chain.deployment.deployer.address,
+      to: token.DUSD,
+      data: mint.encodeFunctionData('mint', [pair.address, (dusdReserve * SLIPPAGE_BPS) / 30_000n]),
+    });
+    const sync = new Interface(['function sync()']).encodeFunctionData('sync');
+    await sendFromNode(chain.provider, { from: accounts[4]!, to: pair.address, data: sync });
+
+    const status = async (data: string) => {
+      const hash: string = await chain.provider.send('eth_sendTransaction', [
+        { from: solverAddress, to: settlement, data, gas: toQuantity(SETTLE_GAS_LIMIT) },
+      ]);
+      return (await mined(hash)).status;
+    };
+    expect(await status(exact), 'the exact swap asks more than the pair now gives').to.equal(0);
+    expect(await status(slipped), 'the swap sized with slippage still goes through').to.equal(1);
   });
 });

@@ -92,6 +92,7 @@ describe('configuration', () => {
         { name: 'beta', url: 'https://beta.example/solve', address, networks: ['mainnet'] },
       ]),
       BUILTIN_SOLVER: 'false',
+      BUILTIN_SOLVER_SLIPPAGE_BPS: '25',
       SOLVE_TIMEOUT_MS: '2500',
       MAINNET_DRIVER_PRIVATE_KEY: key.toUpperCase().replace('0X', '0x'),
     });
@@ -101,6 +102,7 @@ describe('configuration', () => {
     ]);
     expect(config.auction).to.include({
       builtinSolver: false,
+      builtinSolverSlippageBps: 25,
       solveTimeoutMs: 2500,
       settlementDeadlineMs: 120_000,
     });

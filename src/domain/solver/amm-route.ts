@@ -37,17 +37,19 @@ export function poolsByPair(pools: readonly Pool[]): Map<string, Pool[]> {
   return index;
 }
 
-/** Every route from `sell` to `buy`: direct, and through the hub token. */
+/** Every route from `sell` to `buy`: direct, and through the hub token; hops with `slippageBps`. */
 export function routesBetween(
   sell: Address,
   buy: Address,
   pools: ReadonlyMap<string, readonly Pool[]>,
   hub: Address,
+  slippageBps: bigint,
 ): Route[] {
   return candidatePaths(sell, buy, hub).flatMap((path) =>
     routesAlong(
       path,
       path.slice(1).map((token, i) => [...(pools.get(pairKey(path[i]!, token)) ?? [])]),
+      slippageBps,
     ),
   );
 }
@@ -311,21 +313,16 @@ function netThroughPools(
 }
 
 /**
- * The pair {x, y}'s orders at one price with their net through the pools, one proposal for each
- * token the orders may leave over.
+ * The pair {x, y}'s orders at one price with their net through the pools (along `routes`, from
+ * each token), one proposal for each token the orders may leave over.
  */
 export function routePair(
   orders: readonly SolverOrder[],
   x: Address,
   y: Address,
-  pools: ReadonlyMap<string, readonly Pool[]>,
-  hub: Address,
+  routes: ReadonlyMap<Address, readonly Route[]>,
   nativePrices: ReadonlyMap<Address, bigint>,
 ): Proposal[] {
-  const routes = new Map([
-    [x, routesBetween(x, y, pools, hub)],
-    [y, routesBetween(y, x, pools, hub)],
-  ]);
   return [
     netThroughPools(orders, x, y, routes, nativePrices),
     netThroughPools(orders, y, x, routes, nativePrices),

@@ -12,7 +12,10 @@ import { coincidences } from './coincidence.js';
 import { checkSolution, gcd, settlementGas, solvable } from './execution.js';
 import { rings } from './rings.js';
 import { directedScores, sum, undercuts } from './score.js';
-import type { Proposal, Solution, SolverAuction, SolverOrder } from './types.js';
+import type { Proposal, Solution, SolveOptions, SolverAuction, SolverOrder } from './types.js';
+
+/** Swaps sized on the pools exactly as read. */
+const EXACT: SolveOptions = { slippageBps: 0n };
 
 export { score } from './score.js';
 
@@ -373,14 +376,15 @@ function pairProposals(
   y: Address,
   pools: ReadonlyMap<string, readonly Pool[]>,
   auction: SolverAuction,
+  options: SolveOptions,
 ): Proposal[] {
   const routes = new Map([
-    [x, routesBetween(x, y, pools, auction.wrappedNative)],
-    [y, routesBetween(y, x, pools, auction.wrappedNative)],
+    [x, routesBetween(x, y, pools, auction.wrappedNative, options.slippageBps)],
+    [y, routesBetween(y, x, pools, auction.wrappedNative, options.slippageBps)],
   ]);
   return [
     ...coincidences(orders, x, y, auction.nativePrices),
-    ...routePair(orders, x, y, pools, auction.wrappedNative, auction.nativePrices),
+    ...routePair(orders, x, y, routes, auction.nativePrices),
     ...orders.flatMap((order) => routeOrder(order, routes.get(order.sellToken)!) ?? []),
   ];
 }
@@ -409,9 +413,10 @@ function pays(ring: Scored<Proposal>, proposals: readonly Scored<Proposal>[]): b
  * The built-in solver's solutions for `auction`, best score first: the batch of the best
  * proposals that fit together (with the rings that pay, when that scores more), the rings that
  * pay and the best single proposals, at most `MAX_SOLUTIONS`, none unfair to another. Only sound
- * solutions with a positive score are offered (the reference drops a zero score).
+ * solutions with a positive score are offered (the reference drops a zero score). Swaps are
+ * sized with `options.slippageBps` (none by default).
  */
-export function solve(auction: SolverAuction): Solution[] {
+export function solve(auction: SolverAuction, options: SolveOptions = EXACT): Solution[] {
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
   const poolIndex = new Map(auction.pools.map((pool) => [pool.address, pool]));
   const pools = poolsByPair(auction.pools);
@@ -443,7 +448,7 @@ export function solve(auction: SolverAuction): Solution[] {
       ...mostGenerous(pairOrders.filter((o) => o.sellToken === x)),
       ...mostGenerous(pairOrders.filter((o) => o.sellToken === y)),
     ];
-    for (const proposal of pairProposals(offered, x, y, pools, auction)) {
+    for (const proposal of pairProposals(offered, x, y, pools, auction, options)) {
       consider(proposal, proposals);
     }
   }

@@ -24,6 +24,16 @@ export interface SolverOrder {
   executedBuy: bigint;
 }
 
+/** How the built-in solver sizes its swaps. */
+export interface SolveOptions {
+  /**
+   * How far, in basis points, a pool may move against a route between the reserves read and the
+   * settlement before its swap no longer goes through (see `hopThrough`): the solution asks
+   * that much less of each pool, and the trades pay out what it asks.
+   */
+  slippageBps: bigint;
+}
+
 export interface SolverAuction {
   id: number;
   orders: readonly SolverOrder[];

@@ -180,6 +180,25 @@ describe('amm', () => {
       });
     });
 
+    it('counts the reserve going out smaller by the slippage, in each direction, quoting that much less', () => {
+      const p = pool(DUSD, WETH, 3_000_000n * E18, 1_000n * E18);
+      expect(hopThrough(p, DUSD, 50n).reserveOut).to.equal(995n * E18);
+      expect(hopThrough(p, WETH, 50n).reserveOut).to.equal(2_985_000n * E18);
+      const sold = 3_000n * E18;
+      const exact = amountOutAlong(sold, [hopThrough(p, DUSD)])!;
+      const slipped = amountOutAlong(sold, [hopThrough(p, DUSD, 50n)])!;
+      // The output is linear in the reserve going out: 0.5% less, to the atom.
+      const cut = (exact * 50n) / 10_000n;
+      expect(
+        exact - slipped >= cut - 1n && exact - slipped <= cut + 1n,
+        `${exact} → ${slipped}`,
+      ).to.equal(true);
+      expect(
+        amountInAlong(E18, [hopThrough(p, DUSD, 50n)])! >
+          amountInAlong(E18, [hopThrough(p, DUSD)])!,
+      ).to.equal(true);
+    });
+
     it('tries the direct path and the one through the wrapped native token', () => {
       expect(candidatePaths(DUSD, DDAI, WETH)).to.deep.equal([
         [DUSD, DDAI],
