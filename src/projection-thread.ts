@@ -51,6 +51,11 @@ const WORKER_URL = new URL('./projection-thread-worker.ts', import.meta.url).hre
 /** How long a stopping thread may take to finish its batches before it is terminated. */
 const STOP_DEADLINE_MS = 15_000;
 const restartDelay = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt);
+/**
+ * A thread that ran this long before it ended had recovered: the next restart is quick again.
+ * One that ends sooner (out of memory on the same event, each time) backs off further.
+ */
+const RECOVERED_AFTER_MS = 60_000;
 
 /** The engine on its thread, which can also say how much heap the thread holds. */
 export interface ProjectionThreadEngine extends ProjectionEngine {
@@ -96,6 +101,7 @@ export async function startProjectionThread(
       // Not `once(worker, 'exit')`: that would reject on the thread's 'error', which 'exit' follows.
       const exited = new Promise<void>((ended) => worker.once('exit', () => ended()));
       let ready = false;
+      let readyAt = 0;
       worker.on('message', (message: FromProjectionThread) => {
         switch (message.type) {
           case 'checkpoint':
@@ -106,7 +112,7 @@ export async function startProjectionThread(
             return;
           case 'ready':
             ready = true;
-            restarts = 0;
+            readyAt = Date.now();
             resolve({ worker, exited });
             return;
           case 'failed':
@@ -128,6 +134,7 @@ export async function startProjectionThread(
         if (!ready) {
           reject(new Error(`the projection thread ended at start-up (exit code ${code})`));
         } else if (!stopping) {
+          if (Date.now() - readyAt >= RECOVERED_AFTER_MS) restarts = 0;
           restartLater(new Error(`the projection thread ended (exit code ${code})`));
         }
       });

@@ -1,6 +1,7 @@
 /**
- * A projection thread that ends once, unasked, mid-run (./projection-thread-ending-once.ts), to
- * show that the service thread starts it again and that it resumes where it stopped.
+ * A projection thread that ends unasked, mid-run, a given number of times
+ * (./projection-thread-ending-worker.ts), to show that the service thread starts it again, with
+ * what backoff, and that it resumes where it stopped.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,38 +14,45 @@ import {
 
 /** The exit code the thread ends with, for the test to recognise it. */
 export const ENDED_ON_PURPOSE = 70;
-/** The environment variable naming the thread's marker file. */
-export const END_ONCE_MARKER = 'BATCHBOOK_TEST_END_ONCE_MARKER';
+/** The environment variable naming the file that counts the endings left. */
+export const END_MARKER = 'BATCHBOOK_TEST_END_MARKER';
 /** The environment variable saying how it ends: `exit` (the default) or `out-of-memory`. */
 export const END_BY = 'BATCHBOOK_TEST_END_BY';
 
-const ENDING_ONCE_URL = new URL('./projection-thread-ending-once.ts', import.meta.url).href;
+const ENDING_URL = new URL('./projection-thread-ending-worker.ts', import.meta.url).href;
 
 /**
- * Starts the thread; it ends right after its first checkpoint report once it is ready, by
- * exiting or by running out of memory (give `heapLimitMb`, or it takes V8's default bound).
+ * Starts the thread; it and the next ones end right after their first checkpoint report once
+ * ready, `times` threads in all, by exiting or by running out of memory (give `heapLimitMb`, or
+ * it takes V8's default bound).
  */
-export async function startProjectionThreadEndingOnce(
+export async function startProjectionThreadEnding(
   options: Omit<ProjectionThreadOptions, 'workerUrl'>,
-  endBy: 'exit' | 'out-of-memory' = 'exit',
+  { endBy = 'exit', times = 1 }: { endBy?: 'exit' | 'out-of-memory'; times?: number } = {},
 ): Promise<ProjectionEngine> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-thread-'));
-  const marker = path.join(dir, 'end-once');
-  await writeFile(marker, '');
-  // The thread copies the environment when it starts: the variable need not outlive that.
-  process.env[END_ONCE_MARKER] = marker;
+  const marker = path.join(dir, 'endings-left');
+  await writeFile(marker, String(times));
+  // Each thread copies the environment as it starts, the ones started again too: the variables
+  // stay while the engine runs.
+  process.env[END_MARKER] = marker;
   process.env[END_BY] = endBy;
+  const cleanUp = async () => {
+    delete process.env[END_MARKER];
+    delete process.env[END_BY];
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
-    const engine = await startProjectionThread({ ...options, workerUrl: ENDING_ONCE_URL });
+    const engine = await startProjectionThread({ ...options, workerUrl: ENDING_URL });
     return {
       ...engine,
       stop: async () => {
         await engine.stop();
-        await rm(dir, { recursive: true, force: true });
+        await cleanUp();
       },
     };
-  } finally {
-    delete process.env[END_ONCE_MARKER];
-    delete process.env[END_BY];
+  } catch (error) {
+    await cleanUp();
+    throw error;
   }
 }

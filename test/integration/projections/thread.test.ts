@@ -5,7 +5,7 @@ import type { ProjectionEngine } from '../../../projections/runner.js';
 import { createOrderQueries } from '../../../src/queries/orders.js';
 import {
   ENDED_ON_PURPOSE,
-  startProjectionThreadEndingOnce,
+  startProjectionThreadEnding,
 } from '../../support/projection-thread-ending.js';
 import { waitFor } from '../../support/wait.js';
 import {
@@ -92,7 +92,7 @@ describe('projection thread: the engine on a thread of its own', () => {
   });
 
   it('starts again after it ends unasked and resumes where it stopped, each event applied once', async () => {
-    engine = await startProjectionThreadEndingOnce(options(t.url));
+    engine = await startProjectionThreadEnding(options(t.url));
     const ended = `the projection thread ended (exit code ${ENDED_ON_PURPOSE})`;
     const first = orderPlaced(3);
     await append(t.ledger, 'OrderPlaced', first);
@@ -126,9 +126,36 @@ describe('projection thread: the engine on a thread of its own', () => {
     expect(errors.map((e) => (e as Error).message)).to.deep.equal([ended]);
   });
 
+  it('backs off further each time a thread ends soon after it started: 1 s, then 2 s', async () => {
+    engine = await startProjectionThreadEnding(options(t.url), { times: 3 });
+    const endedAt: number[] = [];
+    const onEnd = (err: unknown) => {
+      if ((err as Error).message.startsWith('the projection thread ended'))
+        endedAt.push(Date.now());
+    };
+    // Each thread ends at its first checkpoint report: an event for each to take in.
+    for (let ends = 1; ends <= 3; ends++) {
+      await append(t.ledger, 'OrderPlaced', orderPlaced(20 + ends));
+      await waitFor(
+        () => {
+          for (const err of errors.splice(0)) onEnd(err);
+          return endedAt.length >= ends;
+        },
+        { timeoutMs: 20_000, description: `the thread to end ${ends} times` },
+      );
+    }
+    // Between two ends: the backoff, then the next thread's start and its first batch.
+    const [first, second, third] = endedAt as [number, number, number];
+    expect(second - first, 'after the first end').to.be.at.least(1_000);
+    expect(
+      third - second,
+      'after the second: twice as long, not reset by its start',
+    ).to.be.at.least(2_000);
+  });
+
   it('ends alone at its heap bound, out of memory, and starts again from its checkpoints', async () => {
     const bounded = { ...options(t.url), heapLimitMb: 96 };
-    engine = await startProjectionThreadEndingOnce(bounded, 'out-of-memory');
+    engine = await startProjectionThreadEnding(bounded, { endBy: 'out-of-memory' });
     const first = orderPlaced(7);
     await append(t.ledger, 'OrderPlaced', first);
     // What the thread reports as it ends: V8 stopped it at its bound, not a bug or an exit.
