@@ -410,6 +410,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         chain: {
           balanceOf: spans.balances.wrap(checks.balanceOf),
           allowance: spans.balances.wrap(checks.allowance),
+          eip1271SignatureValid: checks.eip1271SignatureValid,
         },
         blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
         validityMargin: 30,

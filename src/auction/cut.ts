@@ -3,8 +3,8 @@
  * the margin, minus those in flight (a winner's settlement still pending), those whose
  * interactions call anything but the HooksTrampoline, those whose owner cannot fund them at
  * this block (the balance, and what the vault relayer may pull of it, as the reference's
- * tradable balance) and those whose tokens have no native price; filtered orders keep their
- * reason. Prices are the native prices of every token the auction trades,
+ * tradable balance), those whose EIP-1271 owner contract no longer accepts their signature and
+ * those whose tokens have no native price; filtered orders keep their reason. Prices are the native prices of every token the auction trades,
  * 1e18-scaled.
  */
 import type {
@@ -17,6 +17,7 @@ import type {
 } from '../domain/events.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
+import { splitOrderUid } from '../domain/eip712.js';
 import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import { mapAtOnce } from './at-once.js';
@@ -34,7 +35,7 @@ export interface CutDeps {
    */
   inFlight(now: Date): Promise<readonly InFlightOrder[]>;
   prices: PriceEstimator;
-  chain: Pick<OrderChainChecks, 'balanceOf' | 'allowance'>;
+  chain: Pick<OrderChainChecks, 'balanceOf' | 'allowance' | 'eip1271SignatureValid'>;
   blockNumber(): Promise<number>;
   /** Seconds an order must remain valid to enter an auction (time to solve and settle). */
   validityMargin: number;
@@ -83,6 +84,25 @@ async function readPerKey(
 const allowanceBound = (order: ApiOrder) =>
   order.sellTokenBalance === 'erc20' && order.interactions.pre.length === 0;
 
+/**
+ * Whether the order's owner contract is asked again whether it accepts the signature (as the
+ * reference's autopilot does). Not with pre-hooks: one may set the signature up, and hooks are
+ * not run here.
+ */
+const signatureRechecked = (order: ApiOrder) =>
+  order.signingScheme === 'eip1271' && order.interactions.pre.length === 0;
+
+/** The UIDs of `orders` whose owner contract refuses their signature now. */
+async function refusedSignatures(
+  orders: readonly ApiOrder[],
+  chain: Pick<OrderChainChecks, 'eip1271SignatureValid'>,
+): Promise<Set<OrderUid>> {
+  const valid = await mapAtOnce(orders, READS_AT_ONCE, (order) =>
+    chain.eip1271SignatureValid(order.owner, splitOrderUid(order.uid).digest, order.signature),
+  );
+  return new Set(orders.filter((_, i) => !valid[i]).map((order) => order.uid));
+}
+
 /** What the contract counts the order as filled: sell atoms of sell orders, buy atoms of buy orders. */
 const filled = (order: ApiOrder) =>
   BigInt(order.kind === 'sell' ? order.executedSellAmountBeforeFees : order.executedBuyAmount);
@@ -120,14 +140,12 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
     nativePrices.get(order.sellToken) != null && nativePrices.get(order.buyToken) != null;
   const trampolined = (order: ApiOrder) =>
     onlyThroughTrampoline(deps.hooksTrampoline, order.interactions.pre, order.interactions.post);
-  const checked = open.filter(
-    (order) => trampolined(order) && priced(order) && neededBalance(order) > 0n,
-  );
-  const [balances, allowances] = await Promise.all([
-    readPerKey(checked, (owner, token) => deps.chain.balanceOf(owner, token)),
-    readPerKey(checked.filter(allowanceBound), (owner, token) =>
-      deps.chain.allowance(owner, token),
-    ),
+  const checked = open.filter((order) => trampolined(order) && priced(order));
+  const funded = checked.filter((order) => neededBalance(order) > 0n);
+  const [balances, allowances, refused] = await Promise.all([
+    readPerKey(funded, (owner, token) => deps.chain.balanceOf(owner, token)),
+    readPerKey(funded.filter(allowanceBound), (owner, token) => deps.chain.allowance(owner, token)),
+    refusedSignatures(checked.filter(signatureRechecked), deps.chain),
   ]);
   const available = (order: ApiOrder) => {
     const balance = balances.get(fundsKey(order))!;
@@ -146,6 +164,10 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
     }
     if (!priced(order)) {
       filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
+      continue;
+    }
+    if (refused.has(order.uid)) {
+      filtered.push({ uid: order.uid, reason: 'InvalidSignature' });
       continue;
     }
     const needed = neededBalance(order);

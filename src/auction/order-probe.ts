@@ -11,7 +11,8 @@
  */
 import type { Logger } from 'pino';
 import type { OrderChainChecks } from '../chain/order-checks.js';
-import type { AuctionOrder, Hex, OrderUid, SolutionOrder } from '../domain/events.js';
+import { splitOrderUid } from '../domain/eip712.js';
+import type { AuctionOrder, OrderUid, SolutionOrder } from '../domain/events.js';
 import { mapAtOnce } from './at-once.js';
 
 export type OrderProblem =
@@ -36,7 +37,7 @@ async function problemOf(
 ): Promise<OrderProblem | null> {
   if (order.signingScheme === 'eip1271') {
     // The UID starts with the order's EIP-712 digest, which the owner contract is asked about.
-    const digest = order.uid.slice(0, 66) as Hex;
+    const { digest } = splitOrderUid(order.uid);
     const valid = await checks.eip1271SignatureValid(order.owner, digest, order.signature);
     // A contract owner may be funded by its signature's own logic: only the signature counts.
     return valid ? null : 'InvalidEip1271Signature';

@@ -187,13 +187,14 @@ export interface AuctionOrder extends OrderData {
   protocolFees: never[];
 }
 
-/** Why a cut left an open order out of the auction. */
 /**
- * `UntrampolinedInteractions`: the order's interactions call something other than the network's
- * HooksTrampoline (placed before hooks went through it), so it must never settle.
+ * Why a cut left an open order out of the auction. `UntrampolinedInteractions`: the order's
+ * interactions call something other than the network's HooksTrampoline (placed before hooks
+ * went through it), so it must never settle. `InvalidSignature`: an EIP-1271 owner contract no
+ * longer accepts the order's signature.
  */
 export type FilterReason =
-  'InsufficientBalance' | 'MissingNativePrice' | 'UntrampolinedInteractions';
+  'InsufficientBalance' | 'MissingNativePrice' | 'UntrampolinedInteractions' | 'InvalidSignature';
 
 /**
  * An order as an auction took it in: its UID and what earlier batches had filled by the cut.

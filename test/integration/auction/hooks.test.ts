@@ -24,8 +24,9 @@ import {
 import { appendEach } from '../../support/append-events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { orderBody, signCowPair, type SignedTrade } from '../../support/settle.js';
+import { signCowPair, type SignedTrade } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
+import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -84,14 +85,8 @@ describe('order hooks: run by the HooksTrampoline, never as the settlement', fun
       spender,
     ) as Promise<bigint>;
 
-  async function place(trade: SignedTrade, appData: string): Promise<void> {
-    const { status, text } = await http(
-      'POST',
-      `${service.devnet}/api/v1/orders`,
-      orderBody(trade, { appData }),
-    );
-    expect(status, text).to.equal(201);
-  }
+  const place = (trade: SignedTrade, appData: string) =>
+    placeTrades(service.devnet, [trade], { appData });
 
   const order = async (uid: string) =>
     (

@@ -80,23 +80,28 @@ describe('settlement driver: failures are recorded and orders return', function 
     (await http<{ status: string }>('GET', `${service.devnet}/api/v1/orders/${uid}`)).body
       .status === 'fulfilled';
 
-  /** A CoW pair of two new owners, funded and approved. */
-  async function freshPair(): Promise<[SignedTrade, SignedTrade]> {
+  /** A CoW pair of two new owners, funded and approved, signed over `appData`. */
+  async function freshPair(
+    appData: readonly [string, string] = ['{}', '{}'],
+  ): Promise<[SignedTrade, SignedTrade]> {
     const [c, d] = [Wallet.createRandom(), Wallet.createRandom()];
     const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
     await chain.fund(c.address as Address, WETH, 2n * 10n ** 18n);
     await chain.fund(d.address as Address, dusd, 10_000n * 10n ** 18n);
-    return signCowPair(chain, [c, d]);
+    return signCowPair(chain, [c, d], appData);
   }
 
   /**
    * A CoW pair whose WETH seller is an EIP-1271 wallet (funded and approved) signed for by
-   * `signer`, with a new DUSD seller.
+   * `signer`, its order with the app data `walletAppData`, and a new DUSD seller.
    */
-  async function walletPair(signer: Wallet): Promise<[SignedTrade, SignedTrade, Contract]> {
+  async function walletPair(
+    signer: Wallet,
+    walletAppData: string,
+  ): Promise<[SignedTrade, SignedTrade, Contract]> {
     const wallet = await deployEip1271Wallet(chain, signer);
     await chain.fund(wallet.address, WETH, 2n * 10n ** 18n);
-    const [eoaHalf, b] = await freshPair();
+    const [eoaHalf, b] = await freshPair([walletAppData, '{}']);
     const { digest, uid } = orderIdentity(chain, eoaHalf.order, wallet.address);
     const a: SignedTrade = {
       order: eoaHalf.order,
@@ -114,10 +119,16 @@ describe('settlement driver: failures are recorded and orders return', function 
     for (const gasPayer of [signer!, heir!]) {
       await chain.provider.send('anvil_setBalance', [gasPayer.address, toQuantity(10n ** 18n)]);
     }
-    const [a, b, wallet] = await walletPair(signer!);
+    // A harmless pre-hook (a view call through the trampoline): the cut does not ask the wallet
+    // about A's signature, since a pre-hook may set one up; only the winner's simulation can
+    // tell.
+    const hooked = JSON.stringify({
+      metadata: { hooks: { pre: [{ target: WETH, callData: '0x18160ddd', gasLimit: '30000' }] } },
+    });
+    const [a, b, wallet] = await walletPair(signer!, hooked);
     const [c, d] = await freshPair();
-    await place(a);
-    // The wallet changes hands: A's signature no longer holds, which no balance read shows.
+    await placeTrades(service.devnet, [a], { appData: hooked });
+    // The wallet changes hands: A's signature no longer holds.
     await (
       await (wallet.connect(signer!) as Contract).getFunction('setOwner')(heir!.address)
     ).wait();

@@ -18,6 +18,8 @@ const OWNER: Address = `0x${'1'.repeat(40)}`;
 const POOR: Address = `0x${'2'.repeat(40)}`;
 /** Holds plenty, and lets the vault relayer pull none of it. */
 const LOCKED: Address = `0x${'3'.repeat(40)}`;
+/** An EIP-1271 owner contract that accepts no signature any more. */
+const DISOWNED: Address = `0x${'4'.repeat(40)}`;
 const E18 = 10n ** 18n;
 const TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
 
@@ -63,6 +65,7 @@ function apiOrder(fields: Partial<ApiOrder> = {}): ApiOrder {
 function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
   const reads: string[] = [];
   const allowanceReads: string[] = [];
+  const signatureReads: string[] = [];
   const prices = {
     nativePrice: async (token: Address) =>
       token === UNPRICED ? null : token === WETH ? 1 : 1 / 3000,
@@ -80,12 +83,16 @@ function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
         allowanceReads.push(`${owner}/${token}`);
         return owner === LOCKED ? 0n : 2n ** 256n - 1n;
       },
+      eip1271SignatureValid: async (owner, digest, signature) => {
+        signatureReads.push(`${owner}/${digest}/${signature}`);
+        return owner !== DISOWNED;
+      },
     },
     blockNumber: async () => 42,
     validityMargin: 30,
     hooksTrampoline: TRAMPOLINE,
   };
-  return { cut, reads, allowanceReads };
+  return { cut, reads, allowanceReads, signatureReads };
 }
 
 const uids = (orders: readonly { uid: OrderUid }[]) => orders.map((o) => o.uid);
@@ -187,5 +194,29 @@ describe('cutAuction', () => {
     const keys = [`${LOCKED}/${WETH}`, `${LOCKED}/${DUSD}`, `${OWNER}/${WETH}`].sort();
     expect(reads.sort()).to.deep.equal(keys);
     expect(allowanceReads.sort()).to.deep.equal(keys);
+  });
+
+  it('asks EIP-1271 owners again and filters the orders whose signature they refuse, unless a pre-hook may set it up', async () => {
+    const call = (target: Address) => ({ target, value: '0', callData: '0x1234' as const });
+    const signed = {
+      signingScheme: 'eip1271' as const,
+      signature: `0x${'ab'.repeat(40)}` as const,
+    };
+    const accepted = apiOrder({ ...signed });
+    const refused = apiOrder({ ...signed, owner: DISOWNED });
+    const hooked = apiOrder({
+      ...signed,
+      owner: DISOWNED,
+      interactions: { pre: [call(TRAMPOLINE)], post: [] },
+    });
+    const ecdsa = apiOrder({ owner: DISOWNED });
+    const { cut, signatureReads } = deps([accepted, refused, hooked, ecdsa]);
+    const result = await cutAuction(cut, new Date());
+    expect(uids(result.orders)).to.deep.equal([accepted.uid, hooked.uid, ecdsa.uid]);
+    expect(result.filtered).to.deep.equal([{ uid: refused.uid, reason: 'InvalidSignature' }]);
+    // Asked about the order's digest, the UID's first 32 bytes, with the order's signature.
+    expect(signatureReads.sort()).to.deep.equal(
+      [accepted, refused].map((o) => `${o.owner}/${o.uid.slice(0, 66)}/${signed.signature}`).sort(),
+    );
   });
 });
