@@ -19,7 +19,7 @@ import {
 } from '../domain/events.js';
 import { bytesToHex, parseAddress } from '../domain/hex.js';
 import type { Network } from '../domain/networks.js';
-import { checkOrderRules, orderClass } from '../domain/order-rules.js';
+import { checkNoSignedFee, checkOrderRules, orderClass } from '../domain/order-rules.js';
 import { checkQuotedOrderRules } from '../domain/quoted-order-rules.js';
 import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
 import type { OrderCreationBody } from '../../schemas/validators.js';
@@ -145,6 +145,8 @@ export async function placeOrder(
   });
 
   const quote = await linkQuote(deps.quotes, network.name, order, body.quoteId ?? null, now);
+  const signedFee = checkNoSignedFee(order);
+  if (signedFee) reject(signedFee.errorType, signedFee.description);
   if (quote && orderClassValue === 'limit' && outsideMarket(quotableOrder(order), quote)) {
     const live = await deps.orders.liveOutsideMarketLimitOrders(
       network.name,

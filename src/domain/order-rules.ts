@@ -112,6 +112,13 @@ export function checkOrderRules(input: OrderRulesInput): OrderRejection | null {
       return reject('UnsupportedToken', `Token ${token} is unsupported: token is deny listed`);
     }
   }
-  if (BigInt(order.feeAmount) !== 0n) return reject('NonZeroFee', 'Fee must be zero');
   return null;
+}
+
+/**
+ * The reference's last word on a market order (one signing a fee), after its chain checks and
+ * its quote (§4.1 step 10): the book charges no signed fee.
+ */
+export function checkNoSignedFee(order: Pick<OrderData, 'feeAmount'>): OrderRejection | null {
+  return orderClass(order) === 'market' ? reject('NonZeroFee', 'Fee must be zero') : null;
 }

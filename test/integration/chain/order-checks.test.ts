@@ -79,6 +79,17 @@ describe('chain checks at order submission', function () {
       expect(response.body.errorType).to.equal('InsufficientBalance');
     });
 
+    it('checks the transfer before refusing a signed fee, as the reference does (then NonZeroFee)', async () => {
+      const withFee = (signed: OrderData): OrderData => ({ ...signed, feeAmount: '1' });
+      const unfunded = newWallet();
+      await chain.fund(unfunded.address as Address, token(0), 0n, { approve: 1n });
+      const poor = await submit(unfunded, withFee(order(10n ** 18n)));
+      expect(poor.body.errorType).to.equal('InsufficientBalance');
+      const rich = await submit(await funded(10n ** 18n), withFee(order(10n ** 18n)));
+      expect(rich.status).to.equal(400);
+      expect(rich.body.errorType).to.equal('NonZeroFee');
+    });
+
     it('forgives a missing balance when the allowance covers the order, unless fullBalanceCheck', async () => {
       const wallet = newWallet();
       await chain.fund(wallet.address as Address, token(0), 0n, { approve: 10n ** 18n });

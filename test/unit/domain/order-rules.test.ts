@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Address, OrderData } from '../../../src/domain/events.js';
 import {
   DEFAULT_VALIDITY,
+  checkNoSignedFee,
   checkOrderRules,
   orderClass,
   type OrderRulesInput,
@@ -108,7 +109,7 @@ describe('checkOrderRules', () => {
 
     it('ExcessiveValidTo beyond 3 hours for market orders', () => {
       // A market order's signed fee makes it fail NonZeroFee later, but the window comes first.
-      expect(errorOf(input({ feeAmount: '1', validTo: NOW + 10_800 }))).to.equal('NonZeroFee');
+      expect(errorOf(input({ feeAmount: '1', validTo: NOW + 10_800 }))).to.equal(null);
       expect(errorOf(input({ feeAmount: '1', validTo: NOW + 10_801 }))).to.equal(
         'ExcessiveValidTo',
       );
@@ -157,11 +158,14 @@ describe('checkOrderRules', () => {
     expect(errorOf(input({}, denied([], [sampleOrder.sellToken])))).to.equal('UnsupportedToken');
   });
 
-  it('NonZeroFee for any signed fee', () => {
-    expect(checkOrderRules(input({ feeAmount: '1' }))).to.deep.equal({
+  it('NonZeroFee for any signed fee, and only after every other rule here', () => {
+    expect(checkNoSignedFee({ feeAmount: '1' })).to.deep.equal({
       errorType: 'NonZeroFee',
       description: 'Fee must be zero',
     });
+    expect(checkNoSignedFee({ feeAmount: '0' })).to.equal(null);
+    // The rules before the chain checks let it through: it comes after them and the quote.
+    expect(checkOrderRules(input({ feeAmount: '1' }))).to.equal(null);
   });
 
   it('reports the first broken rule in the reference order', () => {
@@ -195,7 +199,6 @@ describe('checkOrderRules', () => {
       ['SameBuyAndSellToken', patch({ buyToken: sampleOrder.buyToken })],
       ['InvalidNativeSellToken', patch({ sellToken: sampleOrder.sellToken })],
       ['UnsupportedToken', (i) => ({ ...i, ...denied([]) })],
-      ['NonZeroFee', patch({ feeAmount: '0' })],
     ];
     let current = everything;
     for (const [expected, repair] of steps) {
