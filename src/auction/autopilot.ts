@@ -8,7 +8,13 @@
 import type { Logger } from 'pino';
 import { runCompetition } from '../domain/competition.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV3 } from '../domain/events.js';
+import {
+  EVENT_VERSIONS,
+  streams,
+  type Address,
+  type AuctionClosedV3,
+  type OrderUid,
+} from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
@@ -18,8 +24,13 @@ import { BUILTIN_SOLVER_NAME } from './builtin-solver.js';
 import { collectSolutions } from './collect.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
-import { orderProblems, type OrderProbeChecks } from './order-probe.js';
-import { settleableRanking } from './settleable-ranking.js';
+import {
+  filterReasonOf,
+  orderProblems,
+  type OrderProbeChecks,
+  type OrderProblem,
+} from './order-probe.js';
+import { settleableRanking, type SettleableRanking } from './settleable-ranking.js';
 import type { Solver, SolverRound } from './solver.js';
 
 /** Blocks the winners have to settle in (the reference's default `submission_deadline`). */
@@ -64,11 +75,13 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   const { network } = deps;
   const logger = deps.logger.child({ network: network.name, component: 'autopilot' });
 
+  /** The round's ranking, and the orders left out of it because they cannot settle now. */
   async function solveRound(
     id: number,
     cut: Awaited<ReturnType<typeof cutAuction>>,
-  ): Promise<AuctionClosedV3['solutions']> {
-    if (cut.orders.length === 0) return [];
+  ): Promise<SettleableRanking<OrderProblem>> {
+    const none = new Map<OrderUid, OrderProblem>();
+    if (cut.orders.length === 0) return { solutions: [], excluded: none };
     const pools = await deps.pools(Object.keys(cut.prices) as Address[]);
     const round: SolverRound = {
       network,
@@ -92,7 +105,9 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     const proposed = await collectSolutions(deps.solvers, round, deps.solveTimeoutMs, logger);
     const { driver } = deps;
     // Without a driver nothing is sent: no winner needs simulating.
-    if (driver === null) return runCompetition(round.auction, proposed);
+    if (driver === null) {
+      return { solutions: runCompetition(round.auction, proposed), excluded: none };
+    }
     const orders = new Map(cut.orders.map((order) => [order.uid, order]));
     const builtin = deps.solvers.find((solver) => solver.name === BUILTIN_SOLVER_NAME);
     return settleableRanking(
@@ -124,17 +139,22 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       if (!(await deps.expiryDue(nowSeconds))) return;
     }
     const id = await deps.nextAuctionId();
+    const { solutions, excluded } = await solveRound(id, cut);
+    // Orders left out while solving are recorded as a cut would have filtered them.
     const auction: AuctionClosedV3 = {
       network: network.name,
       id,
       block: cut.block,
-      orders: auctionedOrders(cut.orders),
+      orders: auctionedOrders(cut.orders.filter((order) => !excluded.has(order.uid))),
       prices: cut.prices,
-      filtered: cut.filtered,
+      filtered: [
+        ...cut.filtered,
+        ...[...excluded].map(([uid, problem]) => ({ uid, reason: filterReasonOf(problem) })),
+      ],
       cutAt: now.toISOString(),
       deadline: new Date(now.getTime() + deps.settlementDeadlineMs).toISOString(),
       deadlineBlock: cut.block + SUBMISSION_DEADLINE_BLOCKS,
-      solutions: await solveRound(id, cut),
+      solutions,
     };
     // Solving takes a while: another instance may lead by now and have cut the same orders,
     // which this auction does not yet hold in flight. (It narrows the window, no more: the lock

@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import { splitOrderUid } from '../domain/eip712.js';
-import type { AuctionOrder, OrderUid, SolutionOrder } from '../domain/events.js';
+import type { AuctionOrder, FilterReason, OrderUid, SolutionOrder } from '../domain/events.js';
 import { mapAtOnce } from './at-once.js';
 
 export type OrderProblem =
@@ -22,6 +22,13 @@ export type OrderProblem =
   | 'InvalidEip1271Signature';
 
 export type OrderProbeChecks = Pick<OrderChainChecks, 'transferProblem' | 'eip1271SignatureValid'>;
+
+/**
+ * How an auction records an order left out for `problem`: the reasons its cut gives (a transfer
+ * that fails counts as funds the owner does not have, as in the reference's balance filter).
+ */
+export const filterReasonOf = (problem: OrderProblem): FilterReason =>
+  problem === 'InvalidEip1271Signature' ? 'InvalidSignature' : 'InsufficientBalance';
 
 /** Orders probed at once (see `mapAtOnce`). */
 const PROBES_AT_ONCE = 16;

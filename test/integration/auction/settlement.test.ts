@@ -142,10 +142,15 @@ describe('settlement driver: failures are recorded and orders return', function 
       description: 'two of the other orders fulfilled',
     });
     expect(await fulfilled(a.uid)).to.equal(false);
-    const withA = await auctionsWith(a.uid);
-    expect(withA.length, 'the cut let A in').to.be.greaterThan(0);
     expect(await winningAuctions(a.uid)).to.deep.equal([]);
-    // Its batch was dropped before it was recorded: nothing was sent to fail.
+    // The auctions whose winner with A would have reverted left A out, and say why; its batch
+    // was dropped before it was recorded, so nothing was sent to fail.
+    const leftOut = (await ofType<AuctionClosedV3>('AuctionClosed')).filter((x) =>
+      x.filtered.some((f) => f.uid === a.uid && f.reason === 'InvalidSignature'),
+    );
+    expect(leftOut.length, 'an auction that left A out').to.be.greaterThan(0);
+    expect(leftOut.every((x) => !x.orders.some((o) => o.uid === a.uid))).to.equal(true);
+    const withA = [...(await auctionsWith(a.uid)), ...leftOut];
     expect(await failures(withA.map((x) => x.id))).to.deep.equal([]);
 
     await (

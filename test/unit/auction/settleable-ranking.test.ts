@@ -94,7 +94,7 @@ function checks(options: {
 describe('settleable ranking', () => {
   it('keeps winners that would settle, simulating only the winners, once', async () => {
     const { deps, asked } = checks({ reverts: () => false });
-    const ranked = await settleableRanking(
+    const { solutions: ranked, excluded } = await settleableRanking(
       auction,
       [
         filling('x', A, [ab!.uid], 10n),
@@ -109,13 +109,14 @@ describe('settleable ranking', () => {
       ['y', [cb!.uid]],
     ]);
     expect(ranked).to.have.length(3);
+    expect(excluded.size).to.equal(0);
     expect(asked.simulated).to.have.deep.members([[ab!.uid], [cb!.uid]]);
     expect(asked.probed).to.deep.equal([]);
   });
 
   it('drops a winner that would revert and lets the runner-up on its pair win, ranks renumbered', async () => {
     const { deps, asked } = checks({ reverts: (s) => s.solver === 'x' });
-    const ranked = await settleableRanking(
+    const { solutions: ranked, excluded } = await settleableRanking(
       auction,
       [filling('x', A, [ab!.uid, ab2!.uid], 10n), filling('y', A, [ab!.uid], 5n)],
       deps,
@@ -125,6 +126,7 @@ describe('settleable ranking', () => {
     expect(ranked.map((s) => [s.solver, s.rank])).to.deep.equal([['y', 1]]);
     // Its orders were probed; none had a problem, so none left the auction.
     expect(asked.probed).to.deep.equal([[ab!.uid, ab2!.uid]]);
+    expect(excluded.size).to.equal(0);
   });
 
   it('leaves an order that cannot settle out, and asks the in-process solver again without it', async () => {
@@ -138,7 +140,7 @@ describe('settleable ranking', () => {
           .filter((o) => o.sellToken === A)
           .map((o) => filling('builtin', A, [o.uid], 8n)),
     });
-    const ranked = await settleableRanking(
+    const { solutions: ranked, excluded } = await settleableRanking(
       auction,
       [
         filling('builtin', A, [ab!.uid, ab2!.uid], 10n),
@@ -151,6 +153,8 @@ describe('settleable ranking', () => {
     expect(asked.resolved).to.deep.equal([[ab2!.uid, cb!.uid]]);
     expect(winners(ranked)).to.deep.equal([['builtin', [ab2!.uid]]]);
     expect(ranked.flatMap(traded)).to.not.include(bad);
+    // Left out with why, for the auction to record as filtered.
+    expect(Object.fromEntries(excluded)).to.deep.equal({ [bad]: 'InsufficientAllowance' });
   });
 
   it(`gives up simulating after ${CHECK_ROUNDS} rounds and returns the last ranking`, async () => {
@@ -159,7 +163,7 @@ describe('settleable ranking', () => {
       filling(`s${i}`, A, [ab!.uid], BigInt(20 - i)),
     );
     const { deps, asked } = checks({ reverts: () => true });
-    const ranked = await settleableRanking(auction, proposals, deps, logger);
+    const { solutions: ranked } = await settleableRanking(auction, proposals, deps, logger);
     expect(asked.simulated).to.have.length(CHECK_ROUNDS);
     expect(winners(ranked)).to.deep.equal([[`s${CHECK_ROUNDS}`, [ab!.uid]]]);
   });
