@@ -3,8 +3,9 @@
  * the margin, minus those in flight (a winner's settlement still pending), those whose
  * interactions call anything but the HooksTrampoline, those whose owner cannot fund them at
  * this block (the balance, and what the vault relayer may pull of it, as the reference's
- * tradable balance), those whose EIP-1271 owner contract no longer accepts their signature and
- * those whose tokens have no native price; filtered orders keep their reason. Prices are the native prices of every token the auction trades,
+ * tradable balance), those whose EIP-1271 owner contract no longer accepts their signature,
+ * partially fillable ones with only dust left and those whose tokens have no native price;
+ * filtered orders keep their reason. Prices are the native prices of every token the auction trades,
  * 1e18-scaled.
  */
 import type {
@@ -115,6 +116,21 @@ function neededBalance(order: ApiOrder): bigint {
   return BigInt(order.sellAmount) + BigInt(order.feeAmount);
 }
 
+/**
+ * Whether what is left of a partially fillable order is dust (reference §6 step 5): scaled to
+ * the part not yet filled, and to what the owner can fund (`available`, when known), its sell or
+ * its buy amount rounds down to nothing. No trade of it could meet its limit price.
+ */
+function isDust(order: ApiOrder, available: bigint | null): boolean {
+  if (!order.partiallyFillable) return false;
+  const [sell, buy] = [BigInt(order.sellAmount), BigInt(order.buyAmount)];
+  const total = order.kind === 'sell' ? sell : buy;
+  // The part left, as the fraction left / whole of the order.
+  let [left, whole] = [total - filled(order), total];
+  if (available !== null && available * whole < left * sell) [left, whole] = [available, sell];
+  return (sell * left) / whole === 0n || (buy * left) / whole === 0n;
+}
+
 export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const [block, solvable, inFlight] = await Promise.all([
@@ -173,6 +189,10 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
     const needed = neededBalance(order);
     if (needed > 0n && available(order) < needed) {
       filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
+      continue;
+    }
+    if (isDust(order, needed > 0n ? available(order) : null)) {
+      filtered.push({ uid: order.uid, reason: 'DustOrder' });
       continue;
     }
     orders.push(auctionOrder(order, executedOf(order)));

@@ -191,10 +191,15 @@ export interface AuctionOrder extends OrderData {
  * Why a cut left an open order out of the auction. `UntrampolinedInteractions`: the order's
  * interactions call something other than the network's HooksTrampoline (placed before hooks
  * went through it), so it must never settle. `InvalidSignature`: an EIP-1271 owner contract no
- * longer accepts the order's signature.
+ * longer accepts the order's signature. `DustOrder`: what is left of a partially fillable order
+ * sells or buys nothing once rounded.
  */
 export type FilterReason =
-  'InsufficientBalance' | 'MissingNativePrice' | 'UntrampolinedInteractions' | 'InvalidSignature';
+  | 'InsufficientBalance'
+  | 'MissingNativePrice'
+  | 'UntrampolinedInteractions'
+  | 'InvalidSignature'
+  | 'DustOrder';
 
 /**
  * An order as an auction took it in: its UID and what earlier batches had filled by the cut.

@@ -20,6 +20,8 @@ const POOR: Address = `0x${'2'.repeat(40)}`;
 const LOCKED: Address = `0x${'3'.repeat(40)}`;
 /** An EIP-1271 owner contract that accepts no signature any more. */
 const DISOWNED: Address = `0x${'4'.repeat(40)}`;
+/** Holds 10 atoms of every token. */
+const DUSTY: Address = `0x${'5'.repeat(40)}`;
 const E18 = 10n ** 18n;
 const TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
 
@@ -77,7 +79,7 @@ function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
     chain: {
       balanceOf: async (owner, token) => {
         reads.push(`${owner}/${token}`);
-        return owner === POOR ? 0n : 10n * E18;
+        return owner === POOR ? 0n : owner === DUSTY ? 10n : 10n * E18;
       },
       allowance: async (owner, token) => {
         allowanceReads.push(`${owner}/${token}`);
@@ -217,6 +219,43 @@ describe('cutAuction', () => {
     // Asked about the order's digest, the UID's first 32 bytes, with the order's signature.
     expect(signatureReads.sort()).to.deep.equal(
       [accepted, refused].map((o) => `${o.owner}/${o.uid.slice(0, 66)}/${signed.signature}`).sort(),
+    );
+  });
+
+  it('filters a partially fillable order with only dust left, of what is unfilled or of what its owner holds', async () => {
+    // 3,000 atoms for at least 3: fewer than 1,000 left to sell buys nothing.
+    const lopsided = { sellAmount: '3000', buyAmount: '3', partiallyFillable: true };
+    const filledToDust = apiOrder({ ...lopsided, executedSellAmountBeforeFees: '2001' });
+    const filledNotDust = apiOrder({ ...lopsided, executedSellAmountBeforeFees: '2000' });
+    const fundedToDust = apiOrder({ ...lopsided, owner: DUSTY });
+    // 10 atoms held, for an order paying 1 atom per sold atom: 10 left to buy, not dust.
+    const funded = apiOrder({
+      sellAmount: '3000',
+      buyAmount: '3000',
+      partiallyFillable: true,
+      owner: DUSTY,
+    });
+    // A buy order counts its fill in buy atoms: 1 left of 3,000 sells nothing at this ratio.
+    const buyToDust = apiOrder({
+      kind: 'buy',
+      sellAmount: '1',
+      buyAmount: '3000',
+      partiallyFillable: true,
+      executedBuyAmount: '2999',
+    });
+    const fillOrKill = apiOrder({ sellAmount: '3000', buyAmount: '1' });
+    const { cut } = deps([
+      filledToDust,
+      filledNotDust,
+      fundedToDust,
+      funded,
+      buyToDust,
+      fillOrKill,
+    ]);
+    const result = await cutAuction(cut, new Date());
+    expect(uids(result.orders)).to.deep.equal([filledNotDust.uid, funded.uid, fillOrKill.uid]);
+    expect(result.filtered).to.deep.equal(
+      [filledToDust, fundedToDust, buyToDust].map((o) => ({ uid: o.uid, reason: 'DustOrder' })),
     );
   });
 });
