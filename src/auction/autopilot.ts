@@ -184,9 +184,9 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       logger.warn({ auction: id }, 'no driver account for this network: winners are not settled');
     }
     // Settlements run beside the next auctions, which leave their orders out until they end;
-    // one after another, so each is simulated on the chain the one before left behind. Once
-    // recorded, the winners' orders are in flight for any later leader's cut too: they are
-    // settled here even if this instance no longer leads.
+    // one after another, so each is simulated on the chain the one before left behind. They are
+    // sent even if this instance no longer leads: once the auction is projected, its winners'
+    // orders are in flight for any leader's cut.
     const driver = deps.driver;
     if (driver) {
       void (async () => {
