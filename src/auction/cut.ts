@@ -5,8 +5,8 @@
  * this block (the balance, and what the vault relayer may pull of it, as the reference's
  * tradable balance), those whose EIP-1271 owner contract no longer accepts their signature,
  * partially fillable ones with only dust left and those whose tokens have no native price;
- * filtered orders keep their reason. Prices are the native prices of every token the auction trades,
- * 1e18-scaled.
+ * filtered orders keep their reason. Prices are the native prices of every token the auction
+ * trades, 1e18-scaled.
  */
 import type {
   Address,
@@ -58,7 +58,7 @@ export function auctionedOrders(orders: readonly AuctionOrder[]): AuctionedOrder
   return orders.map(({ uid, executed }) => ({ uid, executed }));
 }
 
-/** Reads of each kind (balances, allowances) in flight at once (see `mapAtOnce`). */
+/** Reads of each kind (balances, allowances, signatures) in flight at once (see `mapAtOnce`). */
 const READS_AT_ONCE = 16;
 
 /** What an order's owner holds of its sell token is read under this key, once per auction. */

@@ -50,17 +50,23 @@ describe('orders buying native ETH', function () {
     (await http<{ status: string }>('GET', `${service.devnet}/api/v1/orders/${uid}`)).body
       .status === 'fulfilled';
 
-  /** What the order's one trade paid its receiver, as the API shows it. */
+  /**
+   * What the order's one trade paid its receiver, as the API shows it: once the trades read
+   * model has it (the orders read model, which said fulfilled, may be ahead of it).
+   */
   const bought = async (uid: string) => {
-    const trades = (
-      await http<{ buyAmount: string; buyToken: string }[]>(
-        'GET',
-        `${service.devnet}/api/v2/trades?orderUid=${uid}`,
-      )
-    ).body;
-    expect(trades).to.have.length(1);
-    expect(trades[0]!.buyToken).to.equal(NATIVE_TOKEN_MARKER);
-    return BigInt(trades[0]!.buyAmount);
+    const trades = async () =>
+      (
+        await http<{ buyAmount: string; buyToken: string }[]>(
+          'GET',
+          `${service.devnet}/api/v2/trades?orderUid=${uid}`,
+        )
+      ).body;
+    await waitFor(async () => (await trades()).length > 0, { description: 'the trade shown' });
+    const [trade, ...more] = await trades();
+    expect(more).to.deep.equal([]);
+    expect(trade!.buyToken).to.equal(NATIVE_TOKEN_MARKER);
+    return BigInt(trade!.buyAmount);
   };
 
   /** Places a DUSD seller's order for ETH (with its counterparts), and checks the ETH it gets. */
