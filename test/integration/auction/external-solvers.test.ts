@@ -13,6 +13,7 @@ import { signCowPair } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { startSolverServer, type SolverServer } from '../../support/solver-server.js';
 import { placeTrades } from '../../support/place.js';
+import { shownTrades } from '../../support/trades.js';
 import { waitFor } from '../../support/wait.js';
 
 const ALPHA: Address = '0x00000000000000000000000000000000000a1fa1';
@@ -70,9 +71,7 @@ describe('external solvers in the auctions of a running service', function () {
       description: 'the pair traded',
     });
 
-    const [trade] = (
-      await http<{ txHash: string }[]>('GET', `${service.devnet}/api/v2/trades?orderUid=${a.uid}`)
-    ).body;
+    const [trade] = await shownTrades<{ txHash: string }>(service.devnet, a.uid);
     const competition = (
       await http<{ auctionId: number; solutions: { solverAddress: string; isWinner: boolean }[] }>(
         'GET',

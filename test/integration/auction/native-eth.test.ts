@@ -12,6 +12,7 @@ import { http, startTestService, type TestService } from '../../support/service.
 import { sellOrder, signTrade, type SignedTrade } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { placeTrades } from '../../support/place.js';
+import { shownTrades } from '../../support/trades.js';
 import { waitFor } from '../../support/wait.js';
 
 describe('orders buying native ETH', function () {
@@ -50,20 +51,12 @@ describe('orders buying native ETH', function () {
     (await http<{ status: string }>('GET', `${service.devnet}/api/v1/orders/${uid}`)).body
       .status === 'fulfilled';
 
-  /**
-   * What the order's one trade paid its receiver, as the API shows it: once the trades read
-   * model has it (the orders read model, which said fulfilled, may be ahead of it).
-   */
+  /** What the order's one trade paid its receiver, as the API shows it. */
   const bought = async (uid: string) => {
-    const trades = async () =>
-      (
-        await http<{ buyAmount: string; buyToken: string }[]>(
-          'GET',
-          `${service.devnet}/api/v2/trades?orderUid=${uid}`,
-        )
-      ).body;
-    await waitFor(async () => (await trades()).length > 0, { description: 'the trade shown' });
-    const [trade, ...more] = await trades();
+    const [trade, ...more] = await shownTrades<{ buyAmount: string; buyToken: string }>(
+      service.devnet,
+      uid,
+    );
     expect(more).to.deep.equal([]);
     expect(trade!.buyToken).to.equal(NATIVE_TOKEN_MARKER);
     return BigInt(trade!.buyAmount);

@@ -26,6 +26,7 @@ import {
 } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { placeTrades } from '../../support/place.js';
+import { shownTrades } from '../../support/trades.js';
 import { waitFor } from '../../support/wait.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -198,9 +199,7 @@ describe('settlement driver: failures are recorded and orders return', function 
       timeoutMs: 20_000,
       description: 'both orders fulfilled by the late settlement',
     });
-    const trades = (
-      await http<{ txHash: string }[]>('GET', `${service.devnet}/api/v2/trades?orderUid=${a.uid}`)
-    ).body;
+    const trades = await shownTrades<{ txHash: string }>(service.devnet, a.uid);
     expect(trades.map((t) => t.txHash)).to.deep.equal([sent!.txHash]);
     // Every retry the pending settlement beat failed: its simulation saw the orders filled, or
     // it was sent and reverted once the first one was mined.
