@@ -157,10 +157,12 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const trampolined = (order: ApiOrder) =>
     onlyThroughTrampoline(deps.hooksTrampoline, order.interactions.pre, order.interactions.post);
   const checked = open.filter((order) => trampolined(order) && priced(order));
-  const funded = checked.filter((order) => neededBalance(order) > 0n);
+  const fundsChecked = checked.filter((order) => neededBalance(order) > 0n);
   const [balances, allowances, refused] = await Promise.all([
-    readPerKey(funded, (owner, token) => deps.chain.balanceOf(owner, token)),
-    readPerKey(funded.filter(allowanceBound), (owner, token) => deps.chain.allowance(owner, token)),
+    readPerKey(fundsChecked, (owner, token) => deps.chain.balanceOf(owner, token)),
+    readPerKey(fundsChecked.filter(allowanceBound), (owner, token) =>
+      deps.chain.allowance(owner, token),
+    ),
     refusedSignatures(checked.filter(signatureRechecked), deps.chain),
   ]);
   const available = (order: ApiOrder) => {

@@ -27,7 +27,10 @@ export interface SettleChecks<Problem extends string = string> {
   } | null;
 }
 
-const without = (auction: SolverAuction, excluded: ReadonlySet<OrderUid>): SolverAuction =>
+const without = (
+  auction: SolverAuction,
+  excluded: ReadonlyMap<OrderUid, unknown>,
+): SolverAuction =>
   excluded.size === 0
     ? auction
     : { ...auction, orders: auction.orders.filter((order) => !excluded.has(order.uid)) };
@@ -46,10 +49,9 @@ export async function settleableRanking<Problem extends string>(
   logger: Logger,
 ): Promise<SettleableRanking<Problem>> {
   const excluded = new Map<OrderUid, Problem>();
-  const leftOut = () => new Set(excluded.keys());
   let proposals = [...proposed];
   for (let round = 1; ; round++) {
-    const ranked = rankProposals(without(auction, leftOut()), proposals);
+    const ranked = rankProposals(without(auction, excluded), proposals);
     const result = () => ({ solutions: ranked.map(({ solution }) => solution), excluded });
     if (round > CHECK_ROUNDS) return result();
     const winners = ranked.filter(({ solution }) => solution.isWinner);
@@ -76,7 +78,7 @@ export async function settleableRanking<Problem extends string>(
     if (resolver !== null) {
       proposals = [
         ...proposals.filter((proposal) => proposal.solver !== resolver.name),
-        ...(await resolver.solve(without(auction, leftOut())).catch((err: unknown) => {
+        ...(await resolver.solve(without(auction, excluded)).catch((err: unknown) => {
           logger.warn({ solver: resolver.name, err }, 'solver could not solve again');
           return [];
         })),
