@@ -10,8 +10,13 @@ import { parseAddress } from './domain/hex.js';
 export interface Config {
   port: number;
   host: string;
-  /** Where the embedded PostgreSQL keeps its cluster (and later the devnet its chain state). */
+  /** Where the embedded PostgreSQL keeps its cluster and the devnet its chain state. */
   dataDir: string;
+  /**
+   * Whether the service stops once the process that launched it is gone: `npm start` killed
+   * outright must not leave the service (and its PostgreSQL and anvil) running without it.
+   */
+  stopWithParent: boolean;
   /** External PostgreSQL; when absent the embedded server from npm is started in `dataDir`. */
   databaseUrl: string | null;
   ledger: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
@@ -334,6 +339,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || 'data'),
+    // npm names the script it runs: under `npm start`, npm is the process to outlive no longer.
+    stopWithParent: boolean(env, 'STOP_WITH_PARENT', env.npm_lifecycle_event !== undefined),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     ledger: ledgerConfig(env),
     logLevel: env.LOG_LEVEL || 'info',

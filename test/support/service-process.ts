@@ -7,12 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedTestChain } from './chain.js';
 import { waitFor, withDeadline } from './wait.js';
+import { freePort } from './ports.js';
 
 export interface ServiceProcessOptions {
   /** The service's PostgreSQL (the child never starts an embedded one). */
@@ -43,14 +43,6 @@ const START_DEADLINE_MS = 60_000;
 const STOP_DEADLINE_MS = 10_000;
 const LOG_TAIL_CHARS = 4_000;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -65,6 +57,8 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     LOG_LEVEL: 'warn',
     // Suites deliver notices to receivers on 127.0.0.1.
     DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',
+    // A test run killed outright takes its services with it.
+    STOP_WITH_PARENT: 'true',
     ...options.env,
     PORT: String(port),
     HOST: '127.0.0.1',

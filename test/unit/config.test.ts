@@ -31,6 +31,15 @@ describe('configuration', () => {
     expect(external.rpcUrls.get('devnet')).to.equal('http://127.0.0.1:9545');
   });
 
+  it('stops with its launcher under an npm script, unless told otherwise', () => {
+    expect(loadConfig({ npm_lifecycle_event: 'start' }).stopWithParent).to.equal(true);
+    expect(loadConfig({}).stopWithParent).to.equal(false);
+    expect(loadConfig({ STOP_WITH_PARENT: 'true' }).stopWithParent).to.equal(true);
+    expect(
+      loadConfig({ npm_lifecycle_event: 'start', STOP_WITH_PARENT: 'false' }).stopWithParent,
+    ).to.equal(false);
+  });
+
   it('has an admin API key of its own; keyless by default but on the devnet alone', () => {
     expect(loadConfig({ ADMIN_API_KEY: 'operators' }).adminApiKey).to.equal('operators');
     // `npm start` on its defaults: /metrics answers to the key `devnet`.

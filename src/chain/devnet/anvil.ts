@@ -4,6 +4,7 @@
  * second and on SIGTERM).
  */
 import { spawn } from 'node:child_process';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -16,6 +17,11 @@ export interface AnvilOptions {
   host?: string;
   /** Default the devnet's 31337; tests also run a local chain that calls itself mainnet (1). */
   chainId?: number;
+  /**
+   * Holds anvil's pid while it runs: a start after a crash finds and stops the anvil the crashed
+   * process left behind (src/leftover-servers.ts).
+   */
+  pidFile?: string;
 }
 
 export interface Anvil {
@@ -25,6 +31,14 @@ export interface Anvil {
 }
 
 export const DEVNET_CHAIN_ID = 31337;
+
+/** Another program listens on the port anvil was given. */
+export class AnvilPortInUse extends Error {
+  constructor(readonly port: number) {
+    super(`port ${port} is in use by another program`);
+    this.name = 'AnvilPortInUse';
+  }
+}
 
 const STOP_DEADLINE_MS = 5_000;
 const STDERR_KEPT_CHARS = 8_000;
@@ -58,6 +72,8 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   ];
   if (options.stateFile !== null) args.push('--state', options.stateFile, '--state-interval', '1');
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { pidFile } = options;
+  if (pidFile !== undefined && child.pid !== undefined) writeFileSync(pidFile, `${child.pid}\n`);
 
   // A node left running after we are gone would hold the port and the state file.
   const killOnExit = () => child.kill('SIGTERM');
@@ -65,6 +81,7 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
       process.off('exit', killOnExit);
+      if (pidFile !== undefined) forget(pidFile);
       resolve();
     });
   });
@@ -88,7 +105,11 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       cleanup();
       reject(
-        new Error(`anvil exited before listening (${signal ?? `code ${code}`}): ${stderr.trim()}`),
+        /address already in use/i.test(stderr)
+          ? new AnvilPortInUse(options.port)
+          : new Error(
+              `anvil exited before listening (${signal ?? `code ${code}`}): ${stderr.trim()}`,
+            ),
       );
     };
     const onError = (error: Error) => {
@@ -118,4 +139,12 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
       clearTimeout(timer);
     },
   };
+}
+
+function forget(pidFile: string): void {
+  try {
+    unlinkSync(pidFile);
+  } catch {
+    // Already gone: nothing to forget.
+  }
 }

@@ -22,12 +22,17 @@ export interface Devnet {
   stop(): Promise<void>;
 }
 
+/** The devnet's files in the data directory: the chain's state, and the pid of its anvil. */
+export function devnetFiles(dataDir: string): { stateFile: string; pidFile: string } {
+  const dir = path.join(dataDir, 'devnet');
+  return { stateFile: path.join(dir, 'state.json'), pidFile: path.join(dir, 'anvil.pid') };
+}
+
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
-  const dir = path.join(options.dataDir, 'devnet');
-  const stateFile = path.join(dir, 'state.json');
-  await mkdir(dir, { recursive: true });
+  const { stateFile, pidFile } = devnetFiles(options.dataDir);
+  await mkdir(path.dirname(stateFile), { recursive: true });
   if (options.fresh) await rm(stateFile, { force: true });
-  const anvil = await startAnvil({ port: options.port, stateFile });
+  const anvil = await startAnvil({ port: options.port, stateFile, pidFile });
   try {
     const deployment = await deployDevnet(anvil.rpcUrl);
     return { rpcUrl: anvil.rpcUrl, deployment, stop: () => anvil.stop() };

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -18,6 +17,7 @@ import {
 import { http, startTestService } from '../../support/service.js';
 import { newWallet } from '../../support/signing.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
+import { freePort } from '../../support/ports.js';
 
 const quiet = () => undefined;
 
@@ -191,14 +191,6 @@ function onPath(name: string): string | null {
     }
   }
   return null;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 interface RedisServer {
