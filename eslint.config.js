@@ -62,6 +62,42 @@ export default tseslint.config(
     },
   },
   {
+    // The referee judges every solver alike: it may not lean on any solver's own code
+    // (cowprotocol/services keeps its winner selection apart from its solvers the same way).
+    // The patterns repeat the domain block's, which this block replaces for these files.
+    files: ['src/domain/referee/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../solver/*', '**/builtin-solver*', '**/auction/*', '../../auction/*'],
+              message: 'The referee imports no solver code.',
+            },
+            {
+              group: [
+                '../../ledger/*',
+                '../../commands/*',
+                '../../queries/*',
+                '../../http/*',
+                '../../chain/*',
+                '../../delivery/*',
+                '../../../projections/*',
+              ],
+              message: 'src/domain imports nothing outside domain.',
+            },
+            {
+              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
+              message: 'src/domain is pure: no I/O libraries.',
+            },
+            noPostgres,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // src/domain has its own block above (a second one would replace its patterns).
     files: [
       'src/ledger/**',

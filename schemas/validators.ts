@@ -1,6 +1,6 @@
 /**
  * Request-body validators, compiled once with ajv from the JSON Schemas beside this file
- * (`requests/`: API request bodies; `solver/`: what external solvers answer). A failed
+ * (`requests/`: API request bodies; `solver/`: what solver engines answer). A failed
  * validation names the offending field, e.g. `/sellAmount must match pattern …`.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,17 @@ const load = (name: string, folder = 'requests'): object =>
 
 const ajv = new Ajv({ allErrors: false, strict: true });
 ajv.addSchema(load('definitions'));
+/**
+ * Solver answers are read as leniently as the reference driver reads them: conditional shapes
+ * (`if` on a trade's or interaction's `kind`) and unions strict mode would refuse to compile.
+ */
+const lenientAjv = new Ajv({
+  allErrors: false,
+  strict: true,
+  strictRequired: false,
+  strictTypes: false,
+  allowUnionTypes: true,
+});
 
 export interface OrderCreationBody {
   sellToken: string;
@@ -93,16 +104,55 @@ export interface SubscriptionRemoveBody {
   signature?: string;
 }
 
-/** An external solver's answer (schemas/solver/solve-response.schema.json). */
-export interface SolveResponseBody {
-  solutions: {
-    /** Token address → uniform clearing price, decimal. */
-    prices: Record<string, string>;
-    trades: { order: string; executedAmount: string }[];
-    interactions?: { target: string; value: string; callData: string }[];
-  }[];
-  [extra: string]: unknown;
+/** A uint256 as an engine may write it: decimal or 0x-hex string, or a JSON integer. */
+type RawUint = string | number;
+
+/** A solver engine's answer as written (schemas/solver/solve-response.schema.json). */
+export interface SolveAnswerBody {
+  solutions?: RawSolution[];
+  error?: { code: string; message?: string };
 }
+
+export interface RawSolution {
+  id: number | string;
+  prices: Record<string, RawUint>;
+  trades: (
+    | { kind: 'fulfillment'; order: string; executedAmount: RawUint; fee?: RawUint | null }
+    | { kind: 'jit' }
+  )[];
+  preInteractions?: RawCall[];
+  interactions?: RawInteraction[];
+  postInteractions?: RawCall[];
+  gas?: RawUint;
+  flashloans?: Record<string, unknown> | null;
+  wrappers?: unknown[] | null;
+}
+
+export interface RawCall {
+  target: string;
+  value: RawUint;
+  callData: string | string[];
+}
+
+export type RawInteraction = { internalize?: boolean } & (
+  | {
+      kind: 'liquidity';
+      id: string | number;
+      inputToken: string;
+      outputToken: string;
+      inputAmount: RawUint;
+      outputAmount: RawUint;
+    }
+  | {
+      kind: 'custom';
+      target: string;
+      value: RawUint;
+      callData: string;
+      allowances?: { token: string; spender: string; amount?: RawUint; minAmount?: RawUint }[];
+      inputs?: { token: string; amount: RawUint }[];
+      outputs?: { token: string; amount: RawUint }[];
+    }
+);
 
 export const validators = {
   orderCreation: ajv.compile<OrderCreationBody>(load('order-creation')),
@@ -113,7 +163,7 @@ export const validators = {
   orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
   subscriptionCreate: ajv.compile<SubscriptionCreateBody>(load('subscription-create')),
   subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(load('subscription-remove')),
-  solveResponse: ajv.compile<SolveResponseBody>(load('solve-response', 'solver')),
+  solveAnswer: lenientAjv.compile<SolveAnswerBody>(load('solve-response', 'solver')),
 } as const;
 
 /** One line naming the first problem: the JSON pointer of the field and what is wrong. */

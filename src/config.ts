@@ -45,6 +45,8 @@ export interface Config {
     validityMarginSeconds: number;
     /** Milliseconds solvers have to answer an auction. */
     solveTimeoutMs: number;
+    /** Milliseconds solvers have to price a quote. */
+    quoteSolveTimeoutMs: number;
     /** Milliseconds winners have to settle before their orders return to auctions. */
     settlementDeadlineMs: number;
     /** Whether the built-in solver competes. */
@@ -54,6 +56,11 @@ export interface Config {
     externalSolvers: readonly ExternalSolverConfig[];
     /** Per network: the key of the account that sends settlements (an allow-listed solver). */
     driverKeys: ReadonlyMap<string, Hex>;
+    /**
+     * Per network: the tokens solvers are told they may keep in the settlement contract's
+     * buffers (CIP-2 `trusted`); the wrapped native token unless configured.
+     */
+    trustedTokens: ReadonlyMap<string, ReadonlySet<Address>>;
   };
   /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
   maxLimitOrdersPerOwner: number;
@@ -89,6 +96,8 @@ export interface ExternalSolverConfig {
   address: Address;
   /** The networks it solves; all live ones when absent. */
   networks: readonly string[] | null;
+  /** Whether quotes ask it too. */
+  quote: boolean;
 }
 
 export interface NotificationsConfig {
@@ -188,7 +197,10 @@ function externalSolvers(env: Env): ExternalSolverConfig[] {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError(name, 'must be a JSON array of {"name","url","address","networks"?}');
+    throw new ConfigError(
+      name,
+      'must be a JSON array of {"name","url","address","networks"?,"quote"?}',
+    );
   }
   if (!Array.isArray(parsed)) throw new ConfigError(name, 'must be a JSON array');
   const names = new Set<string>();
@@ -216,8 +228,21 @@ function externalSolvers(env: Env): ExternalSolverConfig[] {
       }
       networks = e.networks as string[];
     }
-    return { name: e.name, url: solverUrl, address, networks };
+    if (e.quote !== undefined && typeof e.quote !== 'boolean')
+      throw new ConfigError(name, `${at}: "quote" must be true or false`);
+    return { name: e.name, url: solverUrl, address, networks, quote: e.quote === true };
   });
+}
+
+/** `<NAME>_TRUSTED_TOKENS` per network; the network's wrapped native token where unset. */
+function trustedTokens(env: Env): Map<string, ReadonlySet<Address>> {
+  return new Map(
+    NETWORKS.map((network) => {
+      const variable = `${network.name.toUpperCase()}_TRUSTED_TOKENS`;
+      const configured = addresses(env, variable);
+      return [network.name, env[variable] ? configured : new Set([network.wrappedNativeToken])];
+    }),
+  );
 }
 
 /** `<NAME>_DRIVER_PRIVATE_KEY` per network. */
@@ -376,11 +401,13 @@ export function loadConfig(env: Env = process.env): Config {
       devnetIntervalMs: integer(env, 'DEVNET_AUCTION_INTERVAL_MS', 2_000, 10, 3_600_000),
       validityMarginSeconds: integer(env, 'AUCTION_VALIDITY_MARGIN_SECONDS', 30, 0, 86_400),
       solveTimeoutMs: integer(env, 'SOLVE_TIMEOUT_MS', 5_000, 10, 600_000),
+      quoteSolveTimeoutMs: integer(env, 'QUOTE_SOLVE_TIMEOUT_MS', 1_000, 10, 60_000),
       settlementDeadlineMs: integer(env, 'SETTLEMENT_DEADLINE_MS', 120_000, 1_000, 3_600_000),
       builtinSolver: boolean(env, 'BUILTIN_SOLVER', true),
       builtinSolverSlippageBps: integer(env, 'BUILTIN_SOLVER_SLIPPAGE_BPS', 10, 0, 1_000),
       externalSolvers: externalSolvers(env),
       driverKeys: driverKeys(env),
+      trustedTokens: trustedTokens(env),
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),

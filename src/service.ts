@@ -13,6 +13,7 @@ import { AnvilPortInUse } from './chain/devnet/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
+import { createTokenFacts } from './chain/token-facts.js';
 import { startTokenHolderIndexers } from './chain/token-holders.js';
 import { createAppDataRegistry } from './commands/app-data-registry.js';
 import { cancelOrders } from './commands/cancel-orders.js';
@@ -60,6 +61,11 @@ import { startDeliveryWorker } from './delivery/worker.js';
 import { createBuiltinSolver } from './auction/builtin-solver.js';
 import { createSettlementDriver } from './auction/driver.js';
 import { createExternalSolver } from './auction/external-solver.js';
+import { settlementFeedback } from './auction/settlement-feedback.js';
+import type { Solver } from './auction/solver.js';
+import { createSolverQuotes, type SolverQuotes } from './auction/solver-quotes.js';
+import type { MarketSources } from './auction/round.js';
+import type { Address } from './domain/events.js';
 import { devnetSolver } from './chain/devnet/deploy.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
@@ -84,7 +90,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** The solver stored quotes name: the service's own estimator, which has no account yet. */
+/** The solver a quote the pools priced names: the service's own estimator, with no account. */
 const BUILT_IN_QUOTER = '0x0000000000000000000000000000000000000000';
 
 export interface ServiceOptions {
@@ -232,6 +238,7 @@ export async function startService(
     const competitions = createCompetitionQueries(db);
     const metrics = createMetrics();
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
+    const solverQuotes = new Map<string, SolverQuotes>();
     const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
     for (const name of chains.names) {
       const network = networkByName(name)!;
@@ -240,6 +247,8 @@ export async function startService(
       const driverKey =
         config.auction.driverKeys.get(name) ??
         (name === 'devnet' ? devnetSolver().privateKey : null);
+      // The driver tells each winner's solver what became of it.
+      const solversByName = new Map<string, Solver>();
       const driver = driverKey
         ? createSettlementDriver({
             network,
@@ -249,21 +258,43 @@ export async function startService(
             clock,
             logger,
             receiptPollIntervalMs: config.indexer.pollIntervalMs,
+            onOutcome: (auctionId, solution, outcome) =>
+              solversByName
+                .get(solution.solver)
+                ?.notify(settlementFeedback(auctionId, solution, outcome)),
           })
         : null;
       if (driver) stack.push(() => driver.stop());
-      const solvers = [
+      const wrappedNative = network.wrappedNativeToken.toLowerCase() as Address;
+      const solvers: Solver[] = [
         ...(config.auction.builtinSolver && driver
           ? [
-              createBuiltinSolver(driver.address, {
+              createBuiltinSolver(driver.address, wrappedNative, {
                 slippageBps: BigInt(config.auction.builtinSolverSlippageBps),
               }),
             ]
           : []),
         ...config.auction.externalSolvers
           .filter((solver) => solver.networks?.includes(name) ?? true)
-          .map((solver) => createExternalSolver(solver)),
+          .map((solver) => createExternalSolver(solver, { logger })),
       ];
+      for (const solver of solvers) solversByName.set(solver.name, solver);
+      const market: MarketSources = {
+        pools: (tokens) => prices.pools(tokens),
+        tokenFacts: createTokenFacts(rpc, tokenDecimals.get(name)!),
+        gasPrice: () => prices.gasPrice(),
+      };
+      solverQuotes.set(
+        name,
+        createSolverQuotes({
+          network,
+          solvers: solvers.filter((solver) => solver.quotes),
+          market,
+          timeoutMs: config.auction.quoteSolveTimeoutMs,
+          clock,
+          logger,
+        }),
+      );
       const autopilot = startAutopilot({
         network,
         cut: {
@@ -277,7 +308,8 @@ export async function startService(
         },
         orderChecks: chains.checks(name),
         expiryDue: (now) => noticeQueries.expiryDue(name, now),
-        pools: (tokens) => prices.pools(tokens),
+        market,
+        trusted: config.auction.trustedTokens.get(name)!,
         solvers,
         driver,
         ledger,
@@ -378,6 +410,7 @@ export async function startService(
               ...writeDeps,
               ...orderRules,
               prices: chains.prices(network.name)!,
+              solverQuotes: solverQuotes.get(network.name) ?? null,
               nextQuoteId,
               solver: BUILT_IN_QUOTER,
             },

@@ -10,7 +10,7 @@
  *   the auctions arrive in;
  * - the orders auctions have taken in come from the stored auction rows (statements.ts).
  */
-import type { AuctionClosedV3 } from '../../src/domain/events.js';
+import type { AuctionClosedV4 } from '../../src/domain/events.js';
 import type { EventOf } from '../events.js';
 
 export type AuctionEvent = EventOf<'AuctionClosed' | 'SettlementSubmitted' | 'SettlementFailed'>;
@@ -28,7 +28,7 @@ export interface AuctionRow {
   cut_at: string;
   deadline: string;
   deadline_block: number;
-  auction: AuctionClosedV3;
+  auction: AuctionClosedV4;
 }
 
 export interface SolutionRow {
@@ -119,7 +119,7 @@ class FirstWins<Row> {
 }
 
 function addSolutions(
-  a: AuctionClosedV3,
+  a: AuctionClosedV4,
   solutions: FirstWins<SolutionRow>,
   orders: FirstWins<SolutionOrderRow>,
 ): void {

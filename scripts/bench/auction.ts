@@ -1,5 +1,6 @@
 /**
- * Time to cut and solve an auction of 1,000 and 10,000 open orders with the built-in solver.
+ * Time to cut and solve an auction of 1,000 and 10,000 open orders: the built-in solver in
+ * process, and one external solver engine over HTTP answering as the built-in one does.
  *
  *   npm run bench:auction -- [--orders 1000,10000] [--owners 100] [--runs 3]
  *
@@ -18,10 +19,16 @@
  *   - `cutAuction` with the service's own implementations of its dependencies (the solvable
  *     and in-flight queries on the read models, the price estimator and balance checks over
  *     JSON-RPC on the devnet), split into its parts;
- *   - loading the pools between the auction's tokens (`prices.pools`, as the autopilot does);
- *   - `solve()`, the built-in solver, and turning its swaps into settlement calls;
- *   - `runCompetition` over those solutions;
- * and prints the median and minimum of each, with the solutions found.
+ *   - loading the pools between the auction's tokens (`prices.pools`, as the autopilot does),
+ *     and the tokens' facts (decimals, symbol, the settlement's balance) and the gas price;
+ *   - building the published solver API's `Auction` (`roundSetup`), and its JSON;
+ *   - the built-in solver on it, in process, and taking its solutions in (liquidity encoded);
+ *   - an engine over HTTP on 127.0.0.1 (test/support/solver-server.ts: the built-in solver
+ *     behind the published API, in this process) asked the same, the round trip measured whole,
+ *     and reading its answer (`JSON.parse` and the API's checks) on its own, then its intake;
+ *   - the referee's ranking of both solvers' solutions;
+ * and prints the median and minimum of each, with the solutions found and the request's and
+ * the answer's size.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,13 +38,20 @@ import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { auctionedOrders, cutAuction, type CutDeps } from '../../src/auction/cut.js';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
+import { createExternalSolver } from '../../src/auction/external-solver.js';
+import { marketTokens, roundSetup, takeAnswer } from '../../src/auction/round.js';
+import { readAnswer } from '../../src/auction/solver-api/answer.js';
+import { createTokenDecimals } from '../../src/chain/token-decimals.js';
+import { createTokenFacts } from '../../src/chain/token-facts.js';
+import { rankProposals } from '../../src/domain/referee/competition.js';
+import { answerJson } from '../../test/support/solver-wire.js';
+import { startSolverServer } from '../../test/support/solver-server.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
 import { createPriceEstimator } from '../../src/chain/prices.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
 import { devnetSolver } from '../../src/chain/devnet/deploy.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { appDataHash } from '../../src/domain/app-data.js';
-import { runCompetition } from '../../src/domain/competition.js';
 import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/eip712.js';
 import { deterministicEventId } from '../../src/domain/event-ids.js';
 import {
@@ -49,7 +63,6 @@ import {
   type OrderPlacedV1,
 } from '../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
-import type { SolverAuction } from '../../src/domain/solver/types.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { createCompetitionQueries } from '../../src/queries/competitions.js';
@@ -282,8 +295,15 @@ const PHASES = [
   'cut: balance checks',
   'cut (total)',
   'pools',
-  'solve (built-in solver)',
-  'runCompetition',
+  'token facts and gas price',
+  'build the Auction',
+  'its JSON',
+  'built-in: solve',
+  'built-in: intake',
+  'HTTP engine: round trip',
+  'HTTP engine: read the answer',
+  'HTTP engine: intake',
+  'rank',
   'total',
 ] as const;
 type Phase = (typeof PHASES)[number];
@@ -327,6 +347,9 @@ interface RunResult {
   bestInteractions: number;
   /** The JSON of the `AuctionClosed` the autopilot would append for this auction. */
   auctionClosedBytes: number;
+  requestBytes: number;
+  answerBytes: number;
+  externalSolutions: number;
 }
 
 interface SizeResult {
@@ -386,9 +409,15 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
     const checks = createOrderChainChecks(rpc, devnet);
     const chain = await connectTestChain(service.devnet!.deployment);
     // As the service configures it.
-    const builtin = createBuiltinSolver(devnetSolver().address.toLowerCase() as Address, {
+    const builtin = createBuiltinSolver(devnetSolver().address.toLowerCase() as Address, WETH, {
       slippageBps: BigInt(bench.config.auction.builtinSolverSlippageBps),
     });
+    const tokenFacts = createTokenFacts(rpc, createTokenDecimals(rpc));
+    const engine = await startSolverServer();
+    const external = createExternalSolver(
+      { name: 'http', address: `0x${'e'.repeat(40)}` as Address, url: engine.url, quote: false },
+      { logger: createLogger('silent') },
+    );
 
     const runs: RunResult[] = [];
     for (let run = 0; run < options.runs; run++) {
@@ -422,30 +451,34 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
       const t1 = performance.now();
       const pools = await prices.pools(Object.keys(cut.prices) as Address[]);
       const t2 = performance.now();
-      const auction: SolverAuction = {
-        id: run + 1,
-        orders: cut.solverOrders,
-        nativePrices: new Map(
-          Object.entries(cut.prices).map(([token, price]) => [token as Address, BigInt(price)]),
-        ),
-        pools,
-        wrappedNative: WETH,
-      };
-      const proposed = await builtin.solve(
-        {
-          network: devnet,
-          auctionId: run + 1,
-          block: cut.block,
-          deadline: new Date(Date.now() + 60_000),
-          orders: cut.orders,
-          prices: cut.prices,
-          auction,
-        },
-        AbortSignal.timeout(60_000),
-      );
+      const [tokens, effectiveGasPrice] = await Promise.all([
+        tokenFacts.read(marketTokens(cut, pools, WETH), devnet.settlementContract, cut.block),
+        prices.gasPrice(),
+      ]);
+      const t3 = performance.now();
+      const deadline = new Date(Date.now() + 120_000);
+      const market = { pools, tokens, effectiveGasPrice };
+      const setup = roundSetup(devnet, run + 1, cut, market, new Set([WETH]), deadline);
       const t4 = performance.now();
-      const ranked = runCompetition(auction, proposed);
+      const requestBytes = Buffer.byteLength(JSON.stringify(setup.auction));
       const t5 = performance.now();
+      const signal = AbortSignal.timeout(120_000);
+      const quiet = createLogger('silent');
+      const builtinAnswer = await builtin.solve(setup.auction, signal);
+      const t6 = performance.now();
+      const fromBuiltin = takeAnswer(builtin, builtinAnswer, setup.intake, quiet, () => {});
+      const t7 = performance.now();
+      const externalAnswer = await external.solve(setup.auction, signal);
+      const t8 = performance.now();
+      const answerText = JSON.stringify(answerJson(externalAnswer));
+      const t9 = performance.now();
+      readAnswer(JSON.parse(answerText));
+      const t10 = performance.now();
+      const fromExternal = takeAnswer(external, externalAnswer, setup.intake, quiet, () => {});
+      const t11 = performance.now();
+      const proposed = [...fromBuiltin, ...fromExternal];
+      const ranked = rankProposals(setup.referee, proposed).map(({ solution }) => solution);
+      const t12 = performance.now();
 
       const filtered: Record<string, number> = {};
       for (const { reason } of cut.filtered) filtered[reason] = (filtered[reason] ?? 0) + 1;
@@ -458,9 +491,16 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
           'cut: balance checks': spans.balances.ms,
           'cut (total)': t1 - t0,
           pools: t2 - t1,
-          'solve (built-in solver)': t4 - t2,
-          runCompetition: t5 - t4,
-          total: t5 - t0,
+          'token facts and gas price': t3 - t2,
+          'build the Auction': t4 - t3,
+          'its JSON': t5 - t4,
+          'built-in: solve': t6 - t5,
+          'built-in: intake': t7 - t6,
+          'HTTP engine: round trip': t8 - t7,
+          'HTTP engine: read the answer': t10 - t9,
+          'HTTP engine: intake': t11 - t10,
+          rank: t12 - t11,
+          total: t12 - t0 - (t10 - t8),
         },
         auctionOrders: cut.orders.length,
         filtered,
@@ -483,9 +523,13 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
             solutions: ranked,
           }),
         ),
+        requestBytes,
+        answerBytes: Buffer.byteLength(answerText),
+        externalSolutions: fromExternal.length,
       });
     }
     await chain.stop();
+    await engine.close();
 
     // The autopilot must not have cut an auction of these orders under the bench.
     const { rows } = await db
@@ -521,7 +565,9 @@ const median = (values: number[]) =>
   );
 
 function report(options: Options, results: SizeResult[]): void {
-  console.log('\nbatchbook benchmark: cutting and solving one auction (built-in solver, devnet)');
+  console.log(
+    '\nbatchbook benchmark: cutting and solving one auction (built-in solver and an HTTP engine, devnet)',
+  );
   console.log(`machine: ${machine()}`);
   console.log(`command: ${commandLine()}`);
   console.log(`owners: ${options.owners}; runs per size: ${options.runs} (median and min below)\n`);
@@ -550,7 +596,9 @@ function report(options: Options, results: SizeResult[]): void {
         `${r.priceCalls} native prices, ${r.balanceCalls} balance eth_calls; ` +
         `${r.proposed} solutions proposed, ${r.ranked} ranked, ${r.winners} winner(s); ` +
         `best: ${r.bestTraded} traded orders, ${r.bestInteractions} interactions (2 per pool swap), score ${r.bestScore}; ` +
-        `its AuctionClosed event: ${(r.auctionClosedBytes / 2 ** 20).toFixed(1)} MiB of JSON`,
+        `its AuctionClosed event: ${(r.auctionClosedBytes / 2 ** 20).toFixed(1)} MiB of JSON; ` +
+        `the Auction sent: ${(r.requestBytes / 2 ** 20).toFixed(2)} MiB, the HTTP engine's answer ` +
+        `${(r.answerBytes / 1024).toFixed(0)} KiB with ${r.externalSolutions} solutions taken in`,
     );
     console.log(
       `  setup (not measured): service ${(result.setupMs / 1000).toFixed(1)} s, funding ` +

@@ -52,6 +52,9 @@ function settlementTrade(signed: SignedOrder): SettlementTrade {
     signingScheme: 'eip712',
     signature,
     executedAmount: 0n,
+    // Every trade of the bench sells the settlement's first token for its second.
+    sellTokenIndex: 0,
+    buyTokenIndex: 1,
   };
 }
 

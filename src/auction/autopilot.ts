@@ -6,32 +6,17 @@
  * others wait.
  */
 import type { Logger } from 'pino';
-import { runCompetition } from '../domain/competition.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import {
-  EVENT_VERSIONS,
-  streams,
-  type Address,
-  type AuctionClosedV3,
-  type OrderUid,
-} from '../domain/events.js';
+import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV4 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
-import type { Pool } from '../domain/amm.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
 import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
-import { BUILTIN_SOLVER_NAME } from './builtin-solver.js';
-import { collectSolutions } from './collect.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
-import {
-  filterReasonOf,
-  orderProblems,
-  type OrderProbeChecks,
-  type OrderProblem,
-} from './order-probe.js';
-import { settleableRanking, type SettleableRanking } from './settleable-ranking.js';
-import type { Solver, SolverRound } from './solver.js';
+import { filterReasonOf, type OrderProbeChecks } from './order-probe.js';
+import { readMarket, runRound, type MarketSources, type RoundDeps } from './round.js';
+import type { Solver } from './solver.js';
 
 /** Blocks the winners have to settle in (the reference's default `submission_deadline`). */
 export const SUBMISSION_DEADLINE_BLOCKS = 5;
@@ -47,8 +32,10 @@ export interface AutopilotDeps {
    * auction is cut even with nothing to solve, so that the ledger's clock passes its expiry.
    */
   expiryDue(now: number): Promise<boolean>;
-  /** The liquidity solvers may route through: the pools between the auction's tokens. */
-  pools(tokens: readonly Address[]): Promise<Pool[]>;
+  /** The liquidity solvers may route through, the tokens' facts and the gas price. */
+  market: MarketSources;
+  /** Tokens the network's solvers may hold in the settlement contract's buffers (CIP-2). */
+  trusted: ReadonlySet<Address>;
   solvers: readonly Solver[];
   /** The chain reads that tell why an order of a winner that would revert cannot settle. */
   orderChecks: OrderProbeChecks;
@@ -75,57 +62,22 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   const { network } = deps;
   const logger = deps.logger.child({ network: network.name, component: 'autopilot' });
 
+  const roundDeps: RoundDeps = {
+    network,
+    solvers: deps.solvers,
+    driver: deps.driver,
+    orderChecks: deps.orderChecks,
+    trusted: deps.trusted,
+    solveTimeoutMs: deps.solveTimeoutMs,
+    clock: deps.clock,
+    logger,
+  };
+
   /** The round's ranking, and the orders left out of it because they cannot settle now. */
-  async function solveRound(
-    id: number,
-    cut: Awaited<ReturnType<typeof cutAuction>>,
-  ): Promise<SettleableRanking<OrderProblem>> {
-    const none = new Map<OrderUid, OrderProblem>();
-    if (cut.orders.length === 0) return { solutions: [], excluded: none };
-    const pools = await deps.pools(Object.keys(cut.prices) as Address[]);
-    const round: SolverRound = {
-      network,
-      auctionId: id,
-      block: cut.block,
-      // The solvers' time starts when they are asked: the cut's and the pools' chain reads
-      // before it may take a while on a live node, and must not eat into it.
-      deadline: new Date(deps.clock().getTime() + deps.solveTimeoutMs),
-      orders: cut.orders,
-      prices: cut.prices,
-      auction: {
-        id,
-        orders: cut.solverOrders,
-        nativePrices: new Map(
-          Object.entries(cut.prices).map(([token, price]) => [token as Address, BigInt(price)]),
-        ),
-        pools,
-        wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
-      },
-    };
-    const proposed = await collectSolutions(deps.solvers, round, deps.solveTimeoutMs, logger);
-    const { driver } = deps;
-    // Without a driver nothing is sent: no winner needs simulating.
-    if (driver === null) {
-      return { solutions: runCompetition(round.auction, proposed), excluded: none };
-    }
-    const orders = new Map(cut.orders.map((order) => [order.uid, order]));
-    const builtin = deps.solvers.find((solver) => solver.name === BUILTIN_SOLVER_NAME);
-    return settleableRanking(
-      round.auction,
-      proposed,
-      {
-        wouldRevert: (solution) => driver.wouldRevert(cut.orders, solution),
-        problems: (trades) => orderProblems(deps.orderChecks, orders, trades, logger),
-        resolver: builtin
-          ? {
-              name: builtin.name,
-              solve: (auction) =>
-                builtin.solve({ ...round, auction }, AbortSignal.timeout(deps.solveTimeoutMs)),
-            }
-          : null,
-      },
-      logger,
-    );
+  async function solveRound(id: number, cut: Awaited<ReturnType<typeof cutAuction>>) {
+    if (cut.orders.length === 0) return { solutions: [], excluded: new Map() };
+    const market = await readMarket(deps.market, network, cut, cut.block);
+    return runRound(roundDeps, id, cut, market);
   }
 
   const step = async (isStopping: () => boolean, isLeading: () => boolean) => {
@@ -141,7 +93,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     const id = await deps.nextAuctionId();
     const { solutions, excluded } = await solveRound(id, cut);
     // Orders left out while solving are recorded as a cut would have filtered them.
-    const auction: AuctionClosedV3 = {
+    const auction: AuctionClosedV4 = {
       network: network.name,
       id,
       block: cut.block,

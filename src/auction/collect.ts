@@ -1,24 +1,32 @@
 /**
  * Asking every solver of a round at once (reference §6, competition step 1): each answers by the
- * round's deadline or is left out; one solver failing never holds up or sinks the others.
+ * auction's deadline or is left out; one solver failing never holds up or sinks the others.
  */
-import type { Logger } from 'pino';
-import type { ProposedSolution } from '../domain/solver/types.js';
-import type { Solver, SolverRound } from './solver.js';
+import type { Auction, SolverAnswer } from './solver-api/types.js';
+import { SolverFailure, type Solver } from './solver.js';
 
-export async function collectSolutions(
+export type SolverOutcome = { answer: SolverAnswer } | { failure: SolverFailure };
+
+/** Each solver's outcome, in the order of `solvers`. */
+export async function askSolvers(
   solvers: readonly Solver[],
-  round: SolverRound,
-  /** Until `round.deadline` on the autopilot's clock: the timer needs it in real time. */
+  auction: Auction,
+  /** Until `auction.deadline` on the autopilot's clock: the timer needs it in real time. */
   timeoutMs: number,
-  logger: Logger,
-): Promise<ProposedSolution[]> {
+): Promise<SolverOutcome[]> {
   const deadline = AbortSignal.timeout(timeoutMs);
-  const answers = await Promise.allSettled(solvers.map((solver) => solver.solve(round, deadline)));
-  return answers.flatMap((answer, i) => {
-    if (answer.status === 'fulfilled') return answer.value;
+  const answers = await Promise.allSettled(
+    solvers.map((solver) => solver.solve(auction, deadline)),
+  );
+  return answers.map((answer, i) => {
+    if (answer.status === 'fulfilled') return { answer: answer.value };
+    const { reason } = answer;
+    if (reason instanceof SolverFailure) return { failure: reason };
+    // A solver in process that throws: a defect of its own, kept from the others.
     const solver = solvers[i]!.name;
-    logger.warn({ solver, auction: round.auctionId, err: answer.reason }, 'solver gave no answer');
-    return [];
+    const kind = deadline.aborted ? 'timeout' : 'error';
+    return {
+      failure: new SolverFailure(solver, kind, `failed: ${String(reason)}`, { cause: reason }),
+    };
   });
 }

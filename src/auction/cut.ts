@@ -10,7 +10,7 @@
  */
 import type {
   Address,
-  AuctionClosedV3,
+  AuctionClosedV4,
   AuctionedOrder,
   AuctionOrder,
   FilterReason,
@@ -22,8 +22,7 @@ import { splitOrderUid } from '../domain/eip712.js';
 import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import { mapAtOnce } from './at-once.js';
-import { solverOrderOf } from '../domain/solver/solver-order.js';
-import type { SolverOrder } from '../domain/solver/types.js';
+import { orderTermsOf, type OrderTerms } from '../domain/order-terms.js';
 import type { InFlightOrder } from '../queries/competitions.js';
 import { auctionOrder, executedOf } from '../queries/auction-order.js';
 import type { ApiOrder } from '../queries/order-view.js';
@@ -44,11 +43,11 @@ export interface CutDeps {
   hooksTrampoline: Address;
 }
 
-export type CutAuction = Pick<AuctionClosedV3, 'block' | 'prices' | 'filtered'> & {
+export type CutAuction = Pick<AuctionClosedV4, 'block' | 'prices' | 'filtered'> & {
   /** In full: what the solvers get, and the trades a winner's settlement encodes. */
   orders: AuctionOrder[];
-  /** The same orders in the solver's terms, in the same order. */
-  solverOrders: SolverOrder[];
+  /** The same orders in the contract's terms, in the same order. */
+  solverOrders: OrderTerms[];
 };
 
 const ONE_NATIVE = 10n ** 18n;
@@ -174,7 +173,7 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
 
   const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
   const orders: AuctionOrder[] = [];
-  const solverOrders: SolverOrder[] = [];
+  const solverOrders: OrderTerms[] = [];
   for (const order of open) {
     if (!trampolined(order)) {
       filtered.push({ uid: order.uid, reason: 'UntrampolinedInteractions' });
@@ -197,13 +196,9 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
       filtered.push({ uid: order.uid, reason: 'DustOrder' });
       continue;
     }
-    orders.push(auctionOrder(order, executedOf(order)));
-    solverOrders.push(
-      solverOrderOf(order, {
-        sell: order.executedSellAmountBeforeFees,
-        buy: order.executedBuyAmount,
-      }),
-    );
+    const auctioned = auctionOrder(order, executedOf(order));
+    orders.push(auctioned);
+    solverOrders.push(orderTermsOf(auctioned));
   }
   const prices: Record<Address, string> = {};
   for (const order of orders) {

@@ -17,7 +17,7 @@ import {
   EVENT_VERSIONS,
   streams,
   type Address,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type AuctionOrder,
   type Hex,
   type RankedSolution,
@@ -25,9 +25,8 @@ import {
 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
-import { encodeSettle } from '../chain/settlement-call.js';
 import type { ChainRpc } from '../chain/rpc.js';
-import { settlementPlan } from './settlement-plan.js';
+import { settlementCalldata, settlementPlan } from './settlement-plan.js';
 
 export interface DriverDeps {
   network: Network;
@@ -39,6 +38,18 @@ export interface DriverDeps {
   logger: Logger;
   /** How often to ask the node for a sent transaction's receipt. */
   receiptPollIntervalMs: number;
+  /** Told what became of each winner it settles (for the solver's feedback). */
+  onOutcome(auctionId: number, solution: RankedSolution, outcome: SettlementOutcome): void;
+}
+
+/** What became of a winner: mined, mined and reverted, or not settled for another reason. */
+export type SettlementOutcome =
+  { kind: 'success' | 'revert'; txHash: Hex } | { kind: 'fail'; reason: SettlementFailureReason };
+
+/** A settlement the node's simulation reverts, and the transaction simulated. */
+export interface Revert {
+  reason: string;
+  tx: { from: Address; to: Address; input: Hex };
 }
 
 export interface SettlementDriver {
@@ -48,15 +59,19 @@ export interface SettlementDriver {
    * the outcome is recorded (or the driver stops). Never rejects.
    */
   settle(
-    auction: AuctionClosedV3,
+    auction: AuctionClosedV4,
     orders: readonly AuctionOrder[],
     solution: RankedSolution,
   ): Promise<void>;
   /**
-   * Why `solution` would revert if sent now (the node's simulation), or null when it would not,
-   * or the node could not tell. Never rejects.
+   * Why the settlement of `solution` (of auction `auctionId`) would revert if sent now (the
+   * node's simulation), or null when it would not, or the node could not tell. Never rejects.
    */
-  wouldRevert(orders: readonly AuctionOrder[], solution: RankedSolution): Promise<string | null>;
+  wouldRevert(
+    auctionId: number,
+    orders: readonly AuctionOrder[],
+    solution: RankedSolution,
+  ): Promise<Revert | null>;
   /** Stops waiting for receipts and resolves when every settlement under way has ended. */
   stop(): Promise<void>;
 }
@@ -101,7 +116,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   let sending: Promise<unknown> = Promise.resolve();
 
   const record = async (
-    auction: AuctionClosedV3,
+    auction: AuctionClosedV4,
     rank: number,
     event: { type: 'SettlementSubmitted' | 'SettlementFailed'; data: object },
   ) => {
@@ -119,8 +134,8 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     );
   };
 
-  const calldata = (orders: readonly AuctionOrder[], solution: RankedSolution) =>
-    encodeSettle(settlementPlan(orders, solution, network.hooksTrampoline));
+  const calldata = (auctionId: number, orders: readonly AuctionOrder[], solution: RankedSolution) =>
+    settlementCalldata(settlementPlan(orders, solution, network.hooksTrampoline), auctionId);
 
   async function simulate(data: Hex): Promise<bigint> {
     try {
@@ -177,7 +192,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   }
 
   async function settle(
-    auction: AuctionClosedV3,
+    auction: AuctionClosedV4,
     orders: readonly AuctionOrder[],
     solution: RankedSolution,
   ): Promise<void> {
@@ -185,7 +200,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
     const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
     let sent: Hex | null = null;
     try {
-      const data = calldata(orders, solution);
+      const data = calldata(auction.id, orders, solution);
       const gasLimit = gasLimitFor(await simulate(data));
       const { hash, nonce } = await send(data, gasLimit, new Date(auction.deadline));
       sent = hash;
@@ -207,9 +222,11 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
         throw new SettlementFailure('timedOut', `not mined by ${auction.deadline}`, hash);
       }
       if (landed.status !== 1) {
+        deps.onOutcome(auction.id, solution, { kind: 'revert', txHash: hash });
         throw new SettlementFailure('reverted', `reverted in block ${landed.blockNumber}`, hash);
       }
       log.info({ txHash: hash, block: landed.blockNumber }, 'settlement landed');
+      deps.onOutcome(auction.id, solution, { kind: 'success', txHash: hash });
     } catch (error) {
       if (!(error instanceof SettlementFailure) && sent !== null) {
         // The transaction is out there: only the chain and the deadline can tell its fate.
@@ -224,6 +241,8 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
           ? error
           : new SettlementFailure('notSent', describe(error));
       log.warn({ reason: failure.reason, detail: failure.message }, 'settlement failed');
+      if (failure.reason !== 'reverted')
+        deps.onOutcome(auction.id, solution, { kind: 'fail', reason: failure.reason });
       await record(auction, rank, {
         type: 'SettlementFailed',
         data: {
@@ -238,13 +257,23 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
 
   return {
     address,
-    async wouldRevert(orders, solution) {
+    async wouldRevert(auctionId, orders, solution) {
+      let input: Hex;
       try {
-        await simulate(calldata(orders, solution));
+        input = calldata(auctionId, orders, solution);
+      } catch (error) {
+        return {
+          reason: describe(error),
+          tx: { from: address, to: network.settlementContract, input: '0x' },
+        };
+      }
+      const tx = { from: address, to: network.settlementContract, input };
+      try {
+        await simulate(input);
         return null;
       } catch (error) {
-        if (!(error instanceof SettlementFailure)) return describe(error);
-        return error.reason === 'simulationFailed' ? error.message : null;
+        if (!(error instanceof SettlementFailure)) return { reason: describe(error), tx };
+        return error.reason === 'simulationFailed' ? { reason: error.message, tx } : null;
       }
     },
     settle(auction, orders, solution) {

@@ -8,29 +8,33 @@
  * costs its own trade, not every batch it would be part of, auction after auction.
  */
 import type { Logger } from 'pino';
-import { rankProposals } from '../domain/competition.js';
 import type { OrderUid, RankedSolution, SolutionOrder } from '../domain/events.js';
-import type { ProposedSolution, SolverAuction } from '../domain/solver/types.js';
+import { rankProposals } from '../domain/referee/competition.js';
+import type { ProposedSolution, RefereeAuction } from '../domain/referee/proposed-solution.js';
+import type { Revert } from './driver.js';
 
 /** Simulations of the winners per auction; the last ranking goes unchecked (the driver's own simulation still guards). */
 export const CHECK_ROUNDS = 3;
 
 export interface SettleChecks<Problem extends string = string> {
   /** Why `solution` would revert if sent now; null when it would not, or the node cannot tell. */
-  wouldRevert(solution: RankedSolution): Promise<string | null>;
+  wouldRevert(solution: RankedSolution): Promise<Revert | null>;
+  /** Told of each winner dropped because it would revert. */
+  dropped(proposed: ProposedSolution, revert: Revert): void;
   /** The orders among `trades` that cannot settle now, and why. */
   problems(trades: readonly SolutionOrder[]): Promise<ReadonlyMap<OrderUid, Problem>>;
   /** The solver that can be asked again at once (the in-process one), if any. */
   resolver: {
     name: string;
-    solve(auction: SolverAuction): Promise<ProposedSolution[]>;
+    /** Its solutions for the auction without the `excluded` orders. */
+    solve(excluded: ReadonlySet<OrderUid>): Promise<ProposedSolution[]>;
   } | null;
 }
 
 const without = (
-  auction: SolverAuction,
+  auction: RefereeAuction,
   excluded: ReadonlyMap<OrderUid, unknown>,
-): SolverAuction =>
+): RefereeAuction =>
   excluded.size === 0
     ? auction
     : { ...auction, orders: auction.orders.filter((order) => !excluded.has(order.uid)) };
@@ -43,7 +47,7 @@ export interface SettleableRanking<Problem extends string> {
 
 /** The ranking of `proposed` whose winners would settle, as far as `CHECK_ROUNDS` tells. */
 export async function settleableRanking<Problem extends string>(
-  auction: SolverAuction,
+  auction: RefereeAuction,
   proposed: readonly ProposedSolution[],
   checks: SettleChecks<Problem>,
   logger: Logger,
@@ -59,12 +63,14 @@ export async function settleableRanking<Problem extends string>(
     const failing = winners.filter((_, i) => verdicts[i] !== null);
     if (failing.length === 0) return result();
 
-    for (const [i, { solution }] of winners.entries()) {
-      if (verdicts[i] === null) continue;
+    for (const [i, { solution, proposed }] of winners.entries()) {
+      const revert = verdicts[i];
+      if (!revert) continue;
       logger.warn(
-        { solver: solution.solver, rank: solution.rank, detail: verdicts[i] },
+        { solver: solution.solver, rank: solution.rank, detail: revert.reason },
         'winning solution would revert: dropped',
       );
+      checks.dropped(proposed, revert);
     }
     const dropped = new Set(failing.map(({ proposed }) => proposed));
     proposals = proposals.filter((proposal) => !dropped.has(proposal));
@@ -78,7 +84,7 @@ export async function settleableRanking<Problem extends string>(
     if (resolver !== null) {
       proposals = [
         ...proposals.filter((proposal) => proposal.solver !== resolver.name),
-        ...(await resolver.solve(without(auction, excluded)).catch((err: unknown) => {
+        ...(await resolver.solve(new Set(excluded.keys())).catch((err: unknown) => {
           logger.warn({ solver: resolver.name, err }, 'solver could not solve again');
           return [];
         })),

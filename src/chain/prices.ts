@@ -8,7 +8,7 @@
  * and native prices are cached: the many quotes of one block share their reads.
  */
 import type { Address } from '../domain/events.js';
-import type { Network } from '../domain/networks.js';
+import type { Network, UniswapV2Deployment } from '../domain/networks.js';
 import {
   bestBuyRoute,
   bestSellRoute,
@@ -49,7 +49,12 @@ export interface PriceEstimator {
    * The funded pools between any two of `tokens` and the wrapped native token, at the current
    * block: the liquidity a solver may route through.
    */
-  pools(tokens: readonly Address[]): Promise<Pool[]>;
+  pools(tokens: readonly Address[]): Promise<OfferedPool[]>;
+}
+
+/** A pool and the router that swaps through its pairs: the liquidity solvers are offered. */
+export interface OfferedPool extends Pool {
+  router: Address;
 }
 
 /**
@@ -70,7 +75,7 @@ interface BlockView {
   number: bigint;
   tag: string;
   /** By `factory/token0/token1`; null where the factory has no funded pair of the two. */
-  pools: Map<string, Promise<Pool | null>>;
+  pools: Map<string, Promise<OfferedPool | null>>;
   nativePrices: Map<Address, Promise<number | null>>;
 }
 
@@ -102,7 +107,7 @@ function remember<K, V>(cache: Map<K, Promise<V>>, key: K, promise: Promise<V>):
 
 export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEstimator {
   const native = lower(network.wrappedNativeToken);
-  const factories = network.uniswapV2Factories;
+  const deployments = network.uniswapV2;
   /** By `factory/token0/token1`. Only found pairs: a pair never leaves its address. */
   const pairs = new Map<string, Address>();
   let latest: BlockView | null = null;
@@ -148,11 +153,11 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
 
   async function readPool(
     key: string,
-    factory: Address,
+    { factory, router }: UniswapV2Deployment,
     token0: Address,
     token1: Address,
     tag: string,
-  ): Promise<Pool | null> {
+  ): Promise<OfferedPool | null> {
     const address = await pairAddress(key, factory, token0, token1, tag);
     if (address === null) return null;
     const result = await call(`reserves of ${address}`, address, GET_RESERVES, tag);
@@ -160,22 +165,22 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
     if (result.length < 2 + 2 * WORD_DIGITS) return null;
     const [reserve0, reserve1] = [word(result, 0), word(result, 1)];
     if (reserve0 === 0n || reserve1 === 0n) return null;
-    return { address, token0, token1, reserve0, reserve1 };
+    return { address, token0, token1, reserve0, reserve1, router };
   }
 
   /** The funded pools between two tokens, one per factory that has one. */
-  async function poolsBetween(view: BlockView, a: Address, b: Address): Promise<Pool[]> {
+  async function poolsBetween(view: BlockView, a: Address, b: Address): Promise<OfferedPool[]> {
     const [token0, token1] = sortTokens(a, b);
     const pools = await Promise.all(
-      factories.map((factory) => {
-        const key = `${factory}/${token0}/${token1}`;
+      deployments.map((deployment) => {
+        const key = `${deployment.factory}/${token0}/${token1}`;
         return (
           view.pools.get(key) ??
-          remember(view.pools, key, readPool(key, factory, token0, token1, view.tag))
+          remember(view.pools, key, readPool(key, deployment, token0, token1, view.tag))
         );
       }),
     );
-    return pools.filter((pool): pool is Pool => pool !== null);
+    return pools.filter((pool): pool is OfferedPool => pool !== null);
   }
 
   async function routesOf(view: BlockView, path: readonly Address[]): Promise<Route[]> {

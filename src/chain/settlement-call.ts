@@ -31,6 +31,9 @@ import type {
 
 export interface SettlementTrade {
   order: OrderData;
+  /** Where the trade's sell and buy tokens, and so its prices, stand in the plan's `tokens`. */
+  sellTokenIndex: number;
+  buyTokenIndex: number;
   owner: Address;
   signingScheme: SigningScheme;
   /** As the API carries it: 65-byte r‖s‖v for ECDSA, the contract's bytes for eip1271, `0x` for presign. */
@@ -49,6 +52,7 @@ export interface SettlementInteractions {
 }
 
 export interface SettlementPlan {
+  /** A token may stand more than once: a trade settles at the prices its indexes point at. */
   tokens: Address[];
   /** One per token, same order: a trade's limit price is checked against prices[sell]/prices[buy]. */
   clearingPrices: bigint[];
@@ -111,42 +115,43 @@ export function encodeTradeSignature(scheme: SigningScheme, owner: Address, sign
   }
 }
 
-function tokenIndexer(tokens: readonly Address[]): (token: Address) => number {
-  const indexes = new Map(tokens.map((token, i) => [token.toLowerCase(), i]));
-  return (token) => {
-    const index = indexes.get(token.toLowerCase());
-    if (index === undefined) throw new Error(`token ${token} is not in the settlement's tokens`);
-    return index;
-  };
-}
-
 const encodeInteraction = (interaction: Interaction) => ({
   target: interaction.target,
   value: BigInt(interaction.value),
   callData: interaction.callData,
 });
 
-/** The `settle` calldata of `plan`. Throws when a trade names a token without a price. */
+/**
+ * The `settle` calldata of `plan`. Throws when a trade's index points at no token, or at another
+ * token than its order's.
+ */
 export function encodeSettle(plan: SettlementPlan): Hex {
   if (plan.clearingPrices.length !== plan.tokens.length) {
     throw new Error(
       `${plan.tokens.length} tokens but ${plan.clearingPrices.length} clearing prices`,
     );
   }
-  const indexOf = tokenIndexer(plan.tokens);
-  const trades = plan.trades.map(({ order, owner, signingScheme, signature, executedAmount }) => ({
-    sellTokenIndex: indexOf(order.sellToken),
-    buyTokenIndex: indexOf(order.buyToken),
-    receiver: order.receiver ?? ZeroAddress,
-    sellAmount: BigInt(order.sellAmount),
-    buyAmount: BigInt(order.buyAmount),
-    validTo: order.validTo,
-    appData: order.appData,
-    feeAmount: BigInt(order.feeAmount),
-    flags: tradeFlags(order, signingScheme),
-    executedAmount,
-    signature: encodeTradeSignature(signingScheme, owner, signature),
-  }));
+  const at = (index: number, token: Address) => {
+    if (plan.tokens[index]?.toLowerCase() !== token.toLowerCase())
+      throw new Error(`token ${index} of the settlement is not ${token}`);
+    return index;
+  };
+  const trades = plan.trades.map((trade) => {
+    const { order, owner, signingScheme, signature, executedAmount } = trade;
+    return {
+      sellTokenIndex: at(trade.sellTokenIndex, order.sellToken),
+      buyTokenIndex: at(trade.buyTokenIndex, order.buyToken),
+      receiver: order.receiver ?? ZeroAddress,
+      sellAmount: BigInt(order.sellAmount),
+      buyAmount: BigInt(order.buyAmount),
+      validTo: order.validTo,
+      appData: order.appData,
+      feeAmount: BigInt(order.feeAmount),
+      flags: tradeFlags(order, signingScheme),
+      executedAmount,
+      signature: encodeTradeSignature(signingScheme, owner, signature),
+    };
+  });
   const { pre, intra, post } = plan.interactions ?? { pre: [], intra: [], post: [] };
   return settlementInterface.encodeFunctionData('settle', [
     plan.tokens,

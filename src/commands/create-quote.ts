@@ -1,7 +1,8 @@
 /**
- * POST /api/v1/quote (reference §7, the seed's error codes): price the order from on-chain
- * liquidity, charge the gas as a sell-token fee, and record the quote (`QuoteCreated`) so that
- * an order placed before it expires can link to it.
+ * POST /api/v1/quote (reference §7, the seed's error codes): price the order by the network's
+ * quoting solvers, or from on-chain liquidity where none answers, charge the gas as a sell-token
+ * fee, and record the quote (`QuoteCreated`) so that an order placed before it expires can link
+ * to it.
  */
 import { ZERO_APP_DATA_HASH } from '../domain/app-data.js';
 import { deterministicEventId } from '../domain/event-ids.js';
@@ -23,9 +24,10 @@ import {
   quoteFee,
   quoteLifetimeSeconds,
   type QuoteSide,
+  type SolverPrice,
 } from '../domain/quote.js';
 import type { Ledger } from '../ledger/port.js';
-import type { PriceEstimator } from '../chain/prices.js';
+import type { PriceEstimator, PriceQuery } from '../chain/prices.js';
 import { ChainUnavailableError } from '../chain/rpc.js';
 import type { OrderQuoteBody } from '../../schemas/validators.js';
 import type { AppDataRegistry } from './app-data-registry.js';
@@ -40,8 +42,13 @@ export interface CreateQuoteDeps {
   validity: ValidityLimits;
   appDataSizeLimit: number;
   prices: PriceEstimator;
+  /**
+   * The best price the network's quoting solvers give the trade (null when none answers, or the
+   * network has none): preferred to the pools' own, which stay the fallback.
+   */
+  solverQuotes: ((query: PriceQuery) => Promise<SolverPrice | null>) | null;
   nextQuoteId: () => Promise<number>;
-  /** Who the stored quote names as its solver: the built-in one. */
+  /** Who a quote the pools priced names as its solver. */
   solver: Address;
 }
 
@@ -154,7 +161,7 @@ export async function createQuote(
   if (violation) reject(violation.errorType, violation.description);
 
   const requested = side(body);
-  const priced = await price(deps.prices, network, order, requested);
+  const priced = await price(deps, network, order, requested);
   const hookGas = [...appData.parsed.hooks.pre, ...appData.parsed.hooks.post].reduce(
     (sum, hook) => sum + hook.gasLimit,
     0n,
@@ -216,7 +223,7 @@ export async function createQuote(
     fullAppData: appData.document,
     onchainOrder,
     ...costs,
-    solver: deps.solver,
+    solver: priced.solver ?? deps.solver,
     verified: false,
     createdAt: now.toISOString(),
     expiration,
@@ -241,34 +248,50 @@ interface Priced {
   gas: bigint;
   gasPrice: bigint;
   sellTokenPrice: number;
+  /** The solver that priced it; null: the pools. */
+  solver: Address | null;
 }
 
-/** The estimate, both native prices and the gas price, read together (reference §7 step 2). */
+/**
+ * The solvers' best price, or the pools' without one, with both native prices and the gas
+ * price, read together (reference §7 step 2).
+ */
 async function price(
-  prices: PriceEstimator,
+  deps: Pick<CreateQuoteDeps, 'prices' | 'solverQuotes'>,
   network: Network,
   order: QuotedOrder,
   requested: QuoteSide,
 ): Promise<Priced> {
+  const { prices } = deps;
   // Buying "native ETH" is buying the wrapped token that the settlement unwraps.
   const buyToken =
     order.buyToken === NATIVE_TOKEN_MARKER ? network.wrappedNativeToken : order.buyToken;
+  const query: PriceQuery = {
+    sellToken: order.sellToken,
+    buyToken,
+    kind: order.kind,
+    amount: pricedAmount(requested),
+  };
   try {
-    const [estimate, sellTokenPrice, buyTokenPrice, gasPrice] = await Promise.all([
-      prices.estimate({
-        sellToken: order.sellToken,
-        buyToken,
-        kind: order.kind,
-        amount: pricedAmount(requested),
-      }),
+    const [fromSolvers, fromPools, sellTokenPrice, buyTokenPrice, gasPrice] = await Promise.all([
+      // A solver that cannot price the trade leaves it to the pools, whatever went wrong.
+      deps.solverQuotes?.(query).catch(() => null) ?? null,
+      prices.estimate(query),
       prices.nativePrice(order.sellToken),
       prices.nativePrice(buyToken),
       prices.gasPrice(),
     ]);
+    const estimate = fromSolvers ?? fromPools;
     if (estimate === null || sellTokenPrice === null || buyTokenPrice === null) {
       reject('NoLiquidity', 'no route found');
     }
-    return { amount: estimate.amount, gas: estimate.gas, gasPrice, sellTokenPrice };
+    return {
+      amount: estimate.amount,
+      gas: estimate.gas,
+      gasPrice,
+      sellTokenPrice,
+      solver: fromSolvers?.solver ?? null,
+    };
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
       reject(

@@ -9,6 +9,8 @@ import type { Address } from './events.js';
 /** Of every 1000 atoms paid in, 997 count toward the swap: the 0.3% fee stays in the pool. */
 const FEE_KEPT = 997n;
 const FEE_BASE = 1000n;
+/** The same fee as the solver engine API writes it: the share of each input the pool keeps. */
+export const UNISWAP_V2_FEE = '0.003';
 
 /**
  * The gas of a settlement with one trade and no interaction: CoW Protocol's

@@ -218,9 +218,11 @@ export interface SolutionOrder {
   buyToken: Address;
   /** The trade's `executedAmount`: sell atoms (sell orders) or buy atoms (buy orders). */
   executedAmount: string;
-  /** Sell atoms the owner pays and buy atoms the receiver gets at the clearing prices. */
+  /** Sell atoms the owner pays (the fee included) and buy atoms the receiver gets. */
   sellAmount: string;
   buyAmount: string;
+  /** Sell atoms the solver keeps as its fee (limit orders; the settlement contract holds them). */
+  fee: string;
 }
 
 /** One solver's proposal for an auction, as the competition ranked it (reference §6). */
@@ -229,6 +231,11 @@ export interface RankedSolution {
   solver: string;
   /** The address the solver competes as (the reference's `solverAddress`). */
   solverAddress: Address;
+  /**
+   * The solver's own id of the solution, as its feedback (`/notify`) names it; null in auctions
+   * recorded before solvers spoke the published solver engine API.
+   */
+  solutionId: number | null;
   /** CIP-38: surplus plus fees in native-token atoms, a decimal string. */
   score: string;
   /** 1 is the best: winners first, then by score, filtered-out solutions last. */
@@ -238,20 +245,26 @@ export interface RankedSolution {
   filteredOut: boolean;
   /** CIP-67, winners only: the winners' total score had this solver not taken part. */
   referenceScore: string | null;
-  /** Per traded token, as passed to `settle()`. */
+  /** One uniform price per traded token; each trade settles at prices of its own moving its amounts. */
   clearingPrices: Record<Address, string>;
   orders: SolutionOrder[];
-  /** The solution's own calls, run between the trades' transfers in and out (intra). */
+  /** The solution's own calls before the transfers in (the orders' pre-hooks follow them). */
+  preInteractions: Interaction[];
+  /** Its calls between the transfers in and out. */
   interactions: Interaction[];
+  /** Its calls after the transfers out (the orders' post-hooks follow them). */
+  postInteractions: Interaction[];
 }
 
 /**
  * One batch auction of a network: what was cut (orders, prices at `block`), what was left out
  * and why, and every solution with its score and rank; winners are to settle by `deadline`.
  * Version 3 names the auctioned orders instead of copying them (v2 held each in full: megabytes
- * per auction at 10,000 open orders, every few seconds, in an append-only ledger).
+ * per auction at 10,000 open orders, every few seconds, in an append-only ledger); version 4
+ * gives each solution its solver's id, each trade its solver's fee, and the calls its settlement
+ * makes before and after the transfers.
  */
-export interface AuctionClosedV3 {
+export interface AuctionClosedV4 {
   network: string;
   /** Strictly increasing per service (a database sequence). */
   id: number;
@@ -345,7 +358,7 @@ export interface EventPayloads {
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
   QuoteCreated: QuoteCreatedV1;
-  AuctionClosed: AuctionClosedV3;
+  AuctionClosed: AuctionClosedV4;
   SettlementSubmitted: SettlementSubmittedV1;
   SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
@@ -364,7 +377,7 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementObserved: 1,
   ChainFactReverted: 1,
   QuoteCreated: 1,
-  AuctionClosed: 3,
+  AuctionClosed: 4,
   SettlementSubmitted: 1,
   SettlementFailed: 1,
   AppDataRegistered: 1,

@@ -21,12 +21,12 @@ export interface Network {
   hooksTrampoline: Address;
   wrappedNativeToken: Address;
   /**
-   * Factories of Uniswap-V2 pools (0.3% fee, constant product) whose pairs price tokens. Only
-   * addresses checked against Uniswap's own list of V2 deployments
+   * Uniswap-V2 deployments (0.3% fee, constant product) whose pairs price tokens and are offered
+   * to solvers. Only addresses checked against Uniswap's own list of V2 deployments
    * (docs.uniswap.org/contracts/v2/reference/smart-contracts/v2-deployments); empty where Uniswap
    * lists none (Gnosis Chain, Linea, Plasma, Ink): those networks price nothing until one is added.
    */
-  uniswapV2Factories: readonly Address[];
+  uniswapV2: readonly UniswapV2Deployment[];
   /** Other names accepted by the token endpoints (`/{chainId}/tokens/...`). */
   aliases: readonly string[];
   /** The stablecoin the token endpoints' `usdPrice` is measured in; null: none known here. */
@@ -36,6 +36,12 @@ export interface Network {
    * demo tokens, so that its holder lists are complete from block 0.
    */
   indexedTokens?: readonly Address[];
+}
+
+/** A Uniswap-V2 factory, and the UniswapV2Router02 that swaps through its pairs. */
+export interface UniswapV2Deployment {
+  factory: Address;
+  router: Address;
 }
 
 /** A USD stablecoin: one whole token (10^decimals atoms) is taken to be worth one dollar. */
@@ -63,7 +69,7 @@ function network(
   label: string,
   chainId: number,
   wrappedNativeToken: string,
-  uniswapV2Factories: readonly string[],
+  uniswapV2: readonly { factory: string; router: string }[],
   aliases: readonly string[] = [],
 ): Network {
   return {
@@ -75,7 +81,10 @@ function network(
     vaultRelayer: VAULT_RELAYER,
     hooksTrampoline: name === 'xdai' ? GNOSIS_HOOKS_TRAMPOLINE : HOOKS_TRAMPOLINE,
     wrappedNativeToken: wrappedNativeToken.toLowerCase() as Address,
-    uniswapV2Factories: uniswapV2Factories.map((f) => f.toLowerCase() as Address),
+    uniswapV2: uniswapV2.map(({ factory, router }) => ({
+      factory: factory.toLowerCase() as Address,
+      router: router.toLowerCase() as Address,
+    })),
     aliases,
     usdReference: USD_REFERENCES[name] ?? null,
     indexedTokens: INDEXED_TOKENS[name] ?? [],
@@ -86,11 +95,15 @@ function network(
 const UNISWAP_V2_AVALANCHE_POLYGON = '0x9e5A52f57b3038F1B8EeE45F28b3C1967e22799C';
 /** Uniswap's V2 factory on Base and BNB Chain. */
 const UNISWAP_V2_BASE_BNB = '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6';
+/** Uniswap's V2 router on Arbitrum, Avalanche, Base and BNB Chain. */
+const UNISWAP_V2_ROUTER_L2 = '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24';
 /**
  * The real `UniswapV2Factory` the devnet deploys through the deterministic-deployment proxy
  * (src/chain/devnet/pools.ts): the same address on every fresh devnet.
  */
 export const DEVNET_UNISWAP_V2_FACTORY: Address = '0x9ae48baac11b92cc541c74fe00f2a1c6cb4489d9';
+/** The real `UniswapV2Router02` the devnet deploys the same way, for its factory and WETH. */
+export const DEVNET_UNISWAP_V2_ROUTER: Address = '0x32d30ebfb0b797ad69013da5eda1f77a84eb7c71';
 
 /**
  * The devnet's demo ERC-20s (src/chain/devnet/deploy.ts), created by its deployer at nonces 0, 1
@@ -127,7 +140,12 @@ export const NETWORKS: readonly Network[] = [
     'Ethereum',
     1,
     '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
-    ['0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f'],
+    [
+      {
+        factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+        router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+      },
+    ],
     ['ethereum'],
   ),
   network(
@@ -143,31 +161,34 @@ export const NETWORKS: readonly Network[] = [
     'Arbitrum One',
     42161,
     '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
-    ['0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9'],
+    [{ factory: '0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9', router: UNISWAP_V2_ROUTER_L2 }],
     ['arbitrum'],
   ),
   network('base', 'Base', 8453, '0x4200000000000000000000000000000000000006', [
-    UNISWAP_V2_BASE_BNB,
+    { factory: UNISWAP_V2_BASE_BNB, router: UNISWAP_V2_ROUTER_L2 },
   ]),
   network('avalanche', 'Avalanche', 43114, '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7', [
-    UNISWAP_V2_AVALANCHE_POLYGON,
+    { factory: UNISWAP_V2_AVALANCHE_POLYGON, router: UNISWAP_V2_ROUTER_L2 },
   ]),
   network('polygon', 'Polygon', 137, '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270', [
-    UNISWAP_V2_AVALANCHE_POLYGON,
+    { factory: UNISWAP_V2_AVALANCHE_POLYGON, router: '0xedf6066a2b290C185783862C7F4776A2C8077AD1' },
   ]),
   network('bnb', 'BNB Chain', 56, '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c', [
-    UNISWAP_V2_BASE_BNB,
+    { factory: UNISWAP_V2_BASE_BNB, router: UNISWAP_V2_ROUTER_L2 },
   ]),
   network('linea', 'Linea', 59144, '0xe5d7c2a44ffddf6b295a15c148167daaaf5cf34f', []),
   network('plasma', 'Plasma', 9745, '0x6100E367285b01F48D07953803A2d8dCA5D19873', []),
   network('ink', 'Ink', 57073, '0x4200000000000000000000000000000000000006', []),
   network('sepolia', 'Sepolia', 11155111, '0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14', [
-    '0xF62c03E08ada871A0bEb309762E260a7a6a880E6',
+    {
+      factory: '0xF62c03E08ada871A0bEb309762E260a7a6a880E6',
+      router: '0xeE567Fe1712Faf6149d80dA1E6934E354124CfE3',
+    },
   ]),
   // The local anvil chain. It mirrors mainnet's addresses: the devnet deploys WETH9 at
   // mainnet's WETH address, so tokens lists and examples read the same on both.
   network('devnet', 'Local devnet (anvil)', 31337, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', [
-    DEVNET_UNISWAP_V2_FACTORY,
+    { factory: DEVNET_UNISWAP_V2_FACTORY, router: DEVNET_UNISWAP_V2_ROUTER },
   ]),
 ];
 

@@ -2,7 +2,14 @@
  * Quotes (reference §7): the fee of a quote, the amounts it answers with, how long it lives,
  * and which stored quote an order may be linked to. Pure: prices and gas come in as arguments.
  */
-import type { OrderData, OrderKind, QuoteCreatedV1, QuotedOrder, SigningScheme } from './events.js';
+import type {
+  Address,
+  OrderData,
+  OrderKind,
+  QuoteCreatedV1,
+  QuotedOrder,
+  SigningScheme,
+} from './events.js';
 
 /** What the price estimate said for the requested side. */
 export interface QuoteEstimate {
@@ -150,4 +157,12 @@ export function outsideMarket(
   if (order.kind === 'sell')
     return order.sellAmount * (qBuy - (qFee * qBuy) / qSell) < qSell * order.buyAmount;
   return order.sellAmount * qBuy < (qSell + qFee) * order.buyAmount;
+}
+
+/** A solver's price for a quoted trade: the amount it gives (sell) or takes (buy), and its gas. */
+export interface SolverPrice {
+  amount: bigint;
+  gas: bigint;
+  /** The solver's address: who the stored quote names. */
+  solver: Address;
 }

@@ -54,6 +54,22 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
         })),
       };
     },
+    // v3 → v4: solutions gained their solver's id, a fee per trade and calls before and after
+    // the transfers. v3 solutions took no fee, made calls only between the transfers, and had
+    // no id a solver gave them.
+    (data) => {
+      const v3 = data as { solutions: { orders: object[] }[] };
+      return {
+        ...v3,
+        solutions: v3.solutions.map((solution) => ({
+          ...solution,
+          solutionId: null,
+          orders: solution.orders.map((order) => ({ ...order, fee: '0' })),
+          preInteractions: [],
+          postInteractions: [],
+        })),
+      };
+    },
   ],
   SettlementSubmitted: [],
   SettlementFailed: [],

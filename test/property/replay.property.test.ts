@@ -17,7 +17,7 @@ import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import {
   EVENT_VERSIONS,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type ChainFact,
   type EventPayloads,
   type EventType,
@@ -175,7 +175,7 @@ function auctionClosed(
   a: Extract<Action, { kind: 'auction' }>,
   placed: readonly OrderPlacedV1[],
   at: number,
-): AuctionClosedV3 {
+): AuctionClosedV4 {
   const pick = (targets: readonly number[], from: readonly OrderPlacedV1[]) =>
     from.length === 0 ? [] : [...new Set(targets.map((t) => from[t % from.length]!))];
   const orders = pick(a.orders, placed).map((p) => ({ uid: p.uid, executed: '0' }));
@@ -217,8 +217,12 @@ function auctionClosed(
         executedAmount: `${j + 1}`,
         sellAmount: `${j + 2}`,
         buyAmount: `${j + 3}`,
+        fee: `${j}`,
       })),
+      solutionId: i,
+      preInteractions: [],
       interactions: [],
+      postInteractions: [],
     })),
   };
 }
@@ -226,7 +230,7 @@ function auctionClosed(
 /** Turns actions into a valid event sequence: every order event follows its placement. */
 function events(actions: readonly Action[]): (Event | 'unknown')[] {
   const placed: OrderPlacedV1[] = [];
-  const auctions: AuctionClosedV3[] = [];
+  const auctions: AuctionClosedV4[] = [];
   const out: (Event | 'unknown')[] = [];
   const facts: ChainFact[] = [];
   const record = (fact: ChainFact) => {

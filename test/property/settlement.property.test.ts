@@ -1,7 +1,7 @@
 /**
  * Settlement on chain: random auctions of the devnet's demo accounts are solved by the built-in
  * solver, ranked by the competition, encoded exactly as the settlement driver encodes a winner
- * (`encodeSettle(settlementPlan(round.orders, winner, network.hooksTrampoline))`) and sent by the allow-listed solver to the
+ * (`settlementCalldata(settlementPlan(…), auctionId)`) and sent by the allow-listed solver to the
  * real GPv2Settlement on a private anvil, trading against the real Uniswap-V2 pairs. Nothing of
  * the contract's arithmetic is modelled here: the chain's balances, `Trade` logs and
  * `filledAmount`s must agree with what the competition ranked. The same properties at the
@@ -13,25 +13,29 @@ import fc from 'fast-check';
 import { Interface, Wallet, isCallException, toQuantity, type TransactionReceipt } from 'ethers';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
 import { auctionedOrders } from '../../src/auction/cut.js';
-import { settlementPlan } from '../../src/auction/settlement-plan.js';
-import type { SolverRound } from '../../src/auction/solver.js';
+import { marketTokens, roundSetup, takeAnswer } from '../../src/auction/round.js';
+import { settlementCalldata, settlementPlan } from '../../src/auction/settlement-plan.js';
 import { ERC20_TRANSFER, UNISWAP_V2_PAIR } from '../../src/auction/swap-interactions.js';
-import { createPriceEstimator, type PriceEstimator } from '../../src/chain/prices.js';
+import {
+  createPriceEstimator,
+  type OfferedPool,
+  type PriceEstimator,
+} from '../../src/chain/prices.js';
 import { createChainRpc, type ChainRpc } from '../../src/chain/rpc.js';
 import { encodeSettle, settlementInterface } from '../../src/chain/settlement-call.js';
-import { runCompetition } from '../../src/domain/competition.js';
+import { runCompetition } from '../../src/domain/referee/competition.js';
+import { orderTermsOf, type OrderTerms } from '../../src/domain/order-terms.js';
+import { createLogger } from '../../src/logger.js';
 import type {
   Address,
-  AuctionClosedV3,
+  AuctionClosedV4,
   AuctionOrder,
   Hex,
   OrderKind,
   RankedSolution,
 } from '../../src/domain/events.js';
 import { networkByName, type Network } from '../../src/domain/networks.js';
-import { executedAmounts, surplus, type Executed } from '../../src/domain/solver/execution.js';
-import { solverOrderOf } from '../../src/domain/solver/solver-order.js';
-import type { SolverOrder } from '../../src/domain/solver/types.js';
+import { executedAmounts, surplus, type Executed } from '../../src/domain/trade-execution.js';
 import { sendFromNode } from '../../src/chain/devnet/deploy.js';
 import { startTestChain, type TestChain } from '../support/chain.js';
 import { sellOrder, signTrade } from '../support/settle.js';
@@ -56,6 +60,13 @@ type TradedSymbol = (typeof TRADED)[number];
 const PER_WETH: Record<TradedSymbol, bigint> = { WETH: 1n, DUSD: 3_000n, DCOW: 10_000n };
 /** Orders are worth a whole number of these: 10^-4 WETH. */
 const WORTH_UNIT = 10n ** 14n;
+
+/** An auction as cut: its orders in full and in the contract's terms, and the pools offered. */
+interface Round {
+  orders: AuctionOrder[];
+  terms: OrderTerms[];
+  pools: OfferedPool[];
+}
 
 interface OrderSpec {
   /** Index into the devnet's demo accounts. */
@@ -283,26 +294,26 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
       prices[t] = BigInt(Math.round(price! * 1e18)).toString();
     }
     const now = new Date();
-    const round: SolverRound = {
-      network,
-      auctionId: id,
-      block,
-      deadline: new Date(now.getTime() + 10_000),
-      orders,
-      prices,
-      auction: {
-        id,
-        orders: orders.map((o) => solverOrderOf(o, { sell: '0', buy: '0' })),
-        nativePrices: new Map(Object.entries(prices).map(([t, p]) => [t as Address, BigInt(p)])),
-        pools: await estimator.pools(traded),
-        wrappedNative: network.wrappedNativeToken,
-      },
-    };
-    const proposed = await createBuiltinSolver(solverAddress, { slippageBps }).solve(
-      round,
-      new AbortController().signal,
+    const pools = await estimator.pools(traded);
+    const terms = orders.map(orderTermsOf);
+    const wrapped = network.wrappedNativeToken;
+    // The settlement contract holds nothing of its own: a solution must balance by itself.
+    const facts = { decimals: 18, symbol: null, availableBalance: 0n };
+    const tokens = new Map(
+      marketTokens({ orders }, pools, wrapped).map((t) => [t, facts] as const),
     );
-    const auction: AuctionClosedV3 = {
+    const setup = roundSetup(
+      network,
+      id,
+      { orders, solverOrders: terms, prices },
+      { pools, tokens, effectiveGasPrice: 1n },
+      new Set(),
+      new Date(now.getTime() + 10_000),
+    );
+    const builtin = createBuiltinSolver(solverAddress, wrapped, { slippageBps });
+    const answer = await builtin.solve(setup.auction, new AbortController().signal);
+    const proposed = takeAnswer(builtin, answer, setup.intake, createLogger('silent'), () => {});
+    const auction: AuctionClosedV4 = {
       network: network.name,
       id,
       block,
@@ -312,8 +323,9 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
       orders: auctionedOrders(orders),
       prices,
       filtered: [],
-      solutions: runCompetition(round.auction, proposed),
+      solutions: runCompetition(setup.referee, proposed),
     };
+    const round: Round = { orders, terms, pools };
     return { auction, round };
   }
 
@@ -333,14 +345,14 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
   }
 
   /** A winner in a line: its rank, the orders it trades and the pools it swaps through. */
-  function summary(winner: RankedSolution, auction: AuctionClosedV3, round: SolverRound): string {
+  function summary(winner: RankedSolution, auction: AuctionClosedV4, round: Round): string {
     const symbol = (t: Address) =>
       Object.entries(token).find(([, address]) => address === t)?.[0] ?? t;
     const orders = winner.orders.map((ranked) => {
       const o = round.orders.find((order) => order.uid === ranked.uid)!;
       return `${o.kind} ${symbol(o.sellToken)}→${symbol(o.buyToken)} ${ranked.sellAmount}→${ranked.buyAmount}`;
     });
-    const pools = round.auction.pools
+    const pools = round.pools
       .filter((p) => winner.interactions.some((i) => i.target === p.address))
       .map((p) => `${symbol(p.token0)}/${symbol(p.token1)}`);
     return `rank ${winner.rank}: [${orders.join('; ')}] through pools [${pools.join(', ')}]`;
@@ -351,12 +363,13 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
    * `Trade` logs by order UID. `earlier`: the winners settled before it, named on a revert.
    */
   async function settle(
-    auction: AuctionClosedV3,
-    round: SolverRound,
+    auction: AuctionClosedV4,
+    round: Round,
     winner: RankedSolution,
     earlier: readonly RankedSolution[],
   ): Promise<Map<Hex, ChainTrade>> {
-    const data = encodeSettle(settlementPlan(round.orders, winner, network.hooksTrampoline));
+    const plan = settlementPlan(round.orders, winner, network.hooksTrampoline);
+    const data = settlementCalldata(plan, auction.id);
     const hash: string = await chain.provider.send('eth_sendTransaction', [
       { from: solverAddress, to: settlement, data, gas: toQuantity(SETTLE_GAS_LIMIT) },
     ]);
@@ -401,10 +414,10 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
    */
   function interactionFlows(
     winner: RankedSolution,
-    round: SolverRound,
+    round: Round,
     add: (holder: Address, t: Address, amount: bigint) => void,
   ) {
-    const pools = new Map(round.auction.pools.map((p) => [p.address, p]));
+    const pools = new Map(round.pools.map((p) => [p.address, p]));
     for (const { target, callData } of winner.interactions) {
       const pool = pools.get(target.toLowerCase() as Address);
       if (pool !== undefined) {
@@ -438,7 +451,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     const winners = auction.solutions.filter((s) => s.isWinner);
     // Winners come first, in the order they were chosen.
     expect(winners.map((w) => w.rank)).to.deep.equal(winners.map((_, i) => i + 1));
-    const solverOrders = new Map<Hex, SolverOrder>(round.auction.orders.map((o) => [o.uid, o]));
+    const solverOrders = new Map<Hex, OrderTerms>(round.terms.map((o) => [o.uid, o]));
     const auctionOrders = new Map(round.orders.map((o) => [o.uid, o]));
 
     const before = await balances();
@@ -536,7 +549,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     if (winners.length > 0) coverage.withWinner++;
 
     // (4) No order beyond its amount; fill-or-kill ones all or nothing.
-    for (const order of round.auction.orders) {
+    for (const order of round.terms) {
       const filled = await filledAmount(order.uid);
       const executed = executedByUid.get(order.uid);
       const full = order.kind === 'sell' ? order.sellAmount : order.buyAmount;

@@ -30,7 +30,27 @@ import {
 import { compileContract } from './solidity.js';
 
 /** A signed order with its owner: a trade before the solver decides how much of it executes. */
-export type SignedTradeInput = Omit<SettlementTrade, 'executedAmount'>;
+export type SignedTradeInput = Omit<
+  SettlementTrade,
+  'executedAmount' | 'sellTokenIndex' | 'buyTokenIndex'
+>;
+
+/** Each trade pointed at the first of `tokens` that is its sell token and its buy token. */
+export function indexedTrades(
+  tokens: readonly Address[],
+  trades: readonly Omit<SettlementTrade, 'sellTokenIndex' | 'buyTokenIndex'>[],
+): SettlementTrade[] {
+  const indexOf = (token: Address) => {
+    const index = tokens.findIndex((t) => t.toLowerCase() === token.toLowerCase());
+    if (index < 0) throw new Error(`token ${token} is not in the settlement's tokens`);
+    return index;
+  };
+  return trades.map((trade) => ({
+    ...trade,
+    sellTokenIndex: indexOf(trade.order.sellToken),
+    buyTokenIndex: indexOf(trade.order.buyToken),
+  }));
+}
 
 export interface SignedTrade extends SignedTradeInput {
   digest: Hex;
@@ -129,16 +149,20 @@ export function coincidenceOfWants(a: SignedTradeInput, b: SignedTradeInput): Se
     throw new Error(`b sells ${b.order.sellAmount}, a asks for ${a.order.buyAmount}`);
   if (BigInt(b.order.buyAmount) > BigInt(a.order.sellAmount))
     throw new Error(`b asks for ${b.order.buyAmount}, a sells only ${a.order.sellAmount}`);
+  const tokens = [a.order.sellToken, a.order.buyToken];
   return {
-    tokens: [a.order.sellToken, a.order.buyToken],
+    tokens,
     clearingPrices: [BigInt(a.order.buyAmount), BigInt(a.order.sellAmount)],
-    trades: [a, b].map(({ order, owner, signingScheme, signature }) => ({
-      order,
-      owner,
-      signingScheme,
-      signature,
-      executedAmount: 0n,
-    })),
+    trades: indexedTrades(
+      tokens,
+      [a, b].map(({ order, owner, signingScheme, signature }) => ({
+        order,
+        owner,
+        signingScheme,
+        signature,
+        executedAmount: 0n,
+      })),
+    ),
   };
 }
 

@@ -1,51 +1,48 @@
 /**
- * A real external solver on 127.0.0.1 for tests and the demo: it reads the `SolveRequest` POSTed
- * to it and answers with the built-in solver's solutions (its swaps as transfer + pair `swap`
- * calls), or with whatever `respond` returns, with `status`; or, `silent`, never at all.
+ * A real solver engine on 127.0.0.1 for tests and the demo, speaking the published solver engine
+ * API: `POST /solve` takes an `Auction` and answers with the built-in solver's solutions (or
+ * whatever `respond` returns, with `status`; or, `silent`, never at all); `POST /notify` takes
+ * feedback, which it keeps.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { solve } from '../../src/domain/solver/solve.js';
-import {
-  encodeSolution,
-  solverAuctionOf,
-  type SolveRequest,
-  type SolveResponse,
-} from '../../src/auction/solver-wire.js';
-import { swapInteractions } from '../../src/auction/swap-interactions.js';
+import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
+import type { Auction, Notification } from '../../src/auction/solver-api/types.js';
+import type { Address } from '../../src/domain/events.js';
+import { networkByName } from '../../src/domain/networks.js';
+import { answerJson } from './solver-wire.js';
 
 export interface SolverServerOptions {
-  /** Never answer (to miss every deadline): requests are held open until `close()`. */
+  /** Never answer `/solve` (to miss every deadline): requests are held open until `close()`. */
   silent?: boolean;
   /**
-   * The answer for a request, sent as JSON; a string is sent as it is (e.g. to send invalid
+   * The answer to an auction, sent as JSON; a string is sent as it is (e.g. to send invalid
    * JSON). Default: the built-in solver's answer (`builtinAnswer`).
    */
-  respond?: (request: SolveRequest) => unknown | Promise<unknown>;
+  respond?: (auction: Auction) => unknown | Promise<unknown>;
   /** HTTP status of every answer. Default 200. */
   status?: number;
 }
 
 export interface SolverServer {
-  /** The URL to POST rounds to. */
+  /** The engine's base URL, as `EXTERNAL_SOLVERS` names it. */
   url: string;
-  /** Every request received, parsed, in order. */
-  requests: SolveRequest[];
+  /** Every auction received, parsed, in order. */
+  requests: Auction[];
+  /** Every notification received, in order. */
+  notifications: Notification[];
   /** Stops listening and drops open connections; calling it again waits for the same close. */
   close(): Promise<void>;
 }
 
-/** What the built-in solver answers to `request`, in the wire format. */
-export function builtinAnswer(request: SolveRequest): SolveResponse {
-  const auction = solverAuctionOf(request);
-  return {
-    solutions: solve(auction).map((solution) =>
-      encodeSolution({
-        ...solution,
-        interactions: swapInteractions(solution.swaps, auction.pools, request.settlementContract),
-      }),
-    ),
-  };
+const DEVNET_WETH = networkByName('devnet')!.wrappedNativeToken;
+const builtin = createBuiltinSolver(`0x${'0'.repeat(40)}` as Address, DEVNET_WETH, {
+  slippageBps: 0n,
+});
+
+/** What the built-in solver answers to `auction`, as JSON an engine sends. */
+export async function builtinAnswer(auction: Auction): Promise<unknown> {
+  return answerJson(await builtin.solve(auction, new AbortController().signal));
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -56,22 +53,32 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 export async function startSolverServer(options: SolverServerOptions = {}): Promise<SolverServer> {
   const { silent = false, respond = builtinAnswer, status = 200 } = options;
-  const requests: SolveRequest[] = [];
+  const requests: Auction[] = [];
+  const notifications: Notification[] = [];
 
   const server = createServer((req, res) => {
     void (async () => {
       try {
-        const request = JSON.parse(await readBody(req)) as SolveRequest;
-        requests.push(request);
+        const body = JSON.parse(await readBody(req)) as unknown;
+        if (req.url === '/notify') {
+          notifications.push(body as Notification);
+          res.writeHead(200).end();
+          return;
+        }
+        if (req.url !== '/solve') {
+          res.writeHead(404).end();
+          return;
+        }
+        requests.push(body as Auction);
         if (silent) return;
-        const answer = await respond(request);
-        const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
+        const answer = await respond(body as Auction);
+        const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
         res
           .writeHead(status, {
             'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
+            'content-length': Buffer.byteLength(text),
           })
-          .end(body);
+          .end(text);
       } catch (error) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
       }
@@ -84,8 +91,9 @@ export async function startSolverServer(options: SolverServerOptions = {}): Prom
   const { port } = server.address() as AddressInfo;
   let closed: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}/solve`,
+    url: `http://127.0.0.1:${port}`,
     requests,
+    notifications,
     close: () =>
       (closed ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

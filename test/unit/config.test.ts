@@ -31,6 +31,17 @@ describe('configuration', () => {
     expect(external.rpcUrls.get('devnet')).to.equal('http://127.0.0.1:9545');
   });
 
+  it('tells solvers the wrapped native token is trusted, unless a network lists its own', () => {
+    const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+    expect([...loadConfig({}).auction.trustedTokens.get('mainnet')!]).to.deep.equal([weth]);
+    const listed = loadConfig({
+      MAINNET_TRUSTED_TOKENS: `${usdc.toUpperCase().replace('0X', '0x')}`,
+    });
+    expect([...listed.auction.trustedTokens.get('mainnet')!]).to.deep.equal([usdc]);
+    expect(() => loadConfig({ MAINNET_TRUSTED_TOKENS: 'weth' })).to.throw(/MAINNET_TRUSTED_TOKENS/);
+  });
+
   it('stops with its launcher under an npm script, unless told otherwise', () => {
     expect(loadConfig({ npm_lifecycle_event: 'start' }).stopWithParent).to.equal(true);
     expect(loadConfig({}).stopWithParent).to.equal(false);
@@ -95,10 +106,11 @@ describe('configuration', () => {
       EXTERNAL_SOLVERS: JSON.stringify([
         {
           name: 'alpha',
-          url: 'http://127.0.0.1:9000/solve',
+          url: 'http://127.0.0.1:7872',
           address: address.toUpperCase().replace('0X', '0x'),
+          quote: true,
         },
-        { name: 'beta', url: 'https://beta.example/solve', address, networks: ['mainnet'] },
+        { name: 'beta', url: 'https://beta.example/engine', address, networks: ['mainnet'] },
       ]),
       BUILTIN_SOLVER: 'false',
       BUILTIN_SOLVER_SLIPPAGE_BPS: '25',
@@ -106,9 +118,22 @@ describe('configuration', () => {
       MAINNET_DRIVER_PRIVATE_KEY: key.toUpperCase().replace('0X', '0x'),
     });
     expect(config.auction.externalSolvers).to.deep.equal([
-      { name: 'alpha', url: 'http://127.0.0.1:9000/solve', address, networks: null },
-      { name: 'beta', url: 'https://beta.example/solve', address, networks: ['mainnet'] },
+      { name: 'alpha', url: 'http://127.0.0.1:7872', address, networks: null, quote: true },
+      {
+        name: 'beta',
+        url: 'https://beta.example/engine',
+        address,
+        networks: ['mainnet'],
+        quote: false,
+      },
     ]);
+    expect(() =>
+      loadConfig({
+        EXTERNAL_SOLVERS: JSON.stringify([
+          { name: 'x', url: 'http://a.example', address, quote: 1 },
+        ]),
+      }),
+    ).to.throw(/"quote" must be true or false/);
     expect(config.auction).to.include({
       builtinSolver: false,
       builtinSolverSlippageBps: 25,

@@ -65,8 +65,9 @@ export interface DevnetDeployment {
   solver: DevnetAccount;
   /** Deploys the demo tokens and holds their minter role. */
   deployer: DevnetAccount;
-  /** The real Uniswap V2 factory, at the devnet network's `uniswapV2Factories[0]`. */
+  /** The real Uniswap V2 factory and router, at the devnet network's `uniswapV2[0]`. */
   uniswapV2Factory: Address;
+  uniswapV2Router: Address;
   /** Its funded pairs: each demo token against WETH, and DUSD/DCOW; no DUSD/DDAI. */
   pools: readonly DevnetPool[];
 }
@@ -209,6 +210,7 @@ export async function deployDevnet(
       solver,
       deployer,
       uniswapV2Factory: liquidity.factory,
+      uniswapV2Router: liquidity.router,
       pools: liquidity.pools,
     };
   } finally {

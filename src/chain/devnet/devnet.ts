@@ -65,6 +65,7 @@ export function describeDevnet(deployment: DevnetDeployment): string {
     ),
     'Uniswap V2 (the quotes and native prices come from these pools):',
     `${pad('factory')}${deployment.uniswapV2Factory}`,
+    `${pad('router')}${deployment.uniswapV2Router}`,
     ...deployment.pools.map(pair),
     'Demo accounts (anvil’s well-known test keys, never use them on a real chain):',
     ...deployment.accounts.map((a, i) => `${pad(`#${i}`)}${a.address}`),

@@ -2,9 +2,9 @@
  * The devnet's liquidity: the real Uniswap V2 factory and a few funded pairs, so quotes and
  * native prices come from the same contracts and arithmetic as on mainnet.
  *
- * The factory is the `@uniswap/v2-core` build, whose pair creation code hashes to mainnet's
- * init-code hash (0x96e8…845f); it is created through the deterministic-deployment proxy, so it
- * lands at the same address on every fresh devnet. Pairs are made with `createPair` and funded
+ * The factory is the `@uniswap/v2-core` build and the router the `@uniswap/v2-periphery` one,
+ * both created through the deterministic-deployment proxy, so they land at the same addresses on
+ * every fresh devnet. Pairs are made with `createPair` and funded
  * the way the router does it: tokens sent to the pair, then `pair.mint`.
  *
  * Idempotent: a pool that holds reserves is left alone, so a persisted chain gets no
@@ -25,7 +25,7 @@ import {
 } from 'ethers';
 import { createRequire } from 'node:module';
 import type { Address } from '../../domain/events.js';
-import { DEVNET_UNISWAP_V2_FACTORY } from '../../domain/networks.js';
+import { DEVNET_UNISWAP_V2_FACTORY, DEVNET_UNISWAP_V2_ROUTER } from '../../domain/networks.js';
 import { sortTokens } from '../../domain/amm.js';
 import type { DemoToken, NodeTransaction } from './deploy.js';
 
@@ -50,6 +50,8 @@ export interface PoolSetup {
 
 export interface DevnetLiquidity {
   factory: Address;
+  /** UniswapV2Router02 for the factory and the devnet's WETH: what solvers' swaps may call. */
+  router: Address;
   pools: DevnetPool[];
 }
 
@@ -66,6 +68,7 @@ const POOLS = [
 ] as const;
 
 const FACTORY_SALT = encodeBytes32String('batchbook Uniswap V2');
+const ROUTER_SALT = encodeBytes32String('batchbook Uniswap V2 Router');
 
 const require = createRequire(import.meta.url);
 /** Its JSON's bytecode has no 0x prefix. */
@@ -74,6 +77,13 @@ const FACTORY_ARTIFACT = require('@uniswap/v2-core/build/UniswapV2Factory.json')
   bytecode: string;
 };
 const FACTORY = new Interface(FACTORY_ARTIFACT.abi);
+/**
+ * The `@uniswap/v2-periphery` build, whose pair address derivation carries the init-code hash of
+ * the `@uniswap/v2-core` pair the factory creates: it finds the devnet's pairs.
+ */
+const ROUTER_ARTIFACT = require('@uniswap/v2-periphery/build/UniswapV2Router02.json') as {
+  bytecode: string;
+};
 const PAIR = new Interface([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 timestamp)',
   'function mint(address to) returns (uint256 liquidity)',
@@ -89,6 +99,7 @@ const lower = (address: string) => address.toLowerCase() as Address;
 
 export async function deployPools(setup: PoolSetup): Promise<DevnetLiquidity> {
   const factory = await deployFactory(setup);
+  const router = await deployRouter(setup, factory);
   const bySymbol = new Map([setup.weth, ...setup.tokens].map((t) => [t.symbol, t.address]));
   const pools: DevnetPool[] = [];
   // One after another: the deployer sends every transaction.
@@ -101,25 +112,51 @@ export async function deployPools(setup: PoolSetup): Promise<DevnetLiquidity> {
     const targets = new Map(tokens.map((token, i) => [token, parseUnits(amounts[i]!, 18)]));
     pools.push(await deployPool(setup, factory, targets));
   }
-  return { factory, pools };
+  return { factory, router, pools };
 }
 
 async function hasCode(provider: JsonRpcProvider, address: string): Promise<boolean> {
   return (await provider.getCode(address)) !== '0x';
 }
 
-async function deployFactory(setup: PoolSetup): Promise<Address> {
+function deployFactory(setup: PoolSetup): Promise<Address> {
+  const feeToSetter = AbiCoder.defaultAbiCoder().encode(['address'], [setup.deployer]);
+  return deployAt(setup, {
+    what: 'the Uniswap V2 factory',
+    salt: FACTORY_SALT,
+    initCode: concat([`0x${FACTORY_ARTIFACT.bytecode}`, feeToSetter]),
+    expected: DEVNET_UNISWAP_V2_FACTORY,
+  });
+}
+
+function deployRouter(setup: PoolSetup, factory: Address): Promise<Address> {
+  const args = AbiCoder.defaultAbiCoder().encode(
+    ['address', 'address'],
+    [factory, setup.weth.address],
+  );
+  return deployAt(setup, {
+    what: 'the Uniswap V2 router',
+    salt: ROUTER_SALT,
+    initCode: concat([`0x${ROUTER_ARTIFACT.bytecode}`, args]),
+    expected: DEVNET_UNISWAP_V2_ROUTER,
+  });
+}
+
+/** Creates `initCode` through the deterministic-deployment proxy, once, at `expected`. */
+async function deployAt(
+  setup: PoolSetup,
+  contract: { what: string; salt: string; initCode: string; expected: Address },
+): Promise<Address> {
   const { provider, deployer, create2Proxy } = setup;
-  const feeToSetter = AbiCoder.defaultAbiCoder().encode(['address'], [deployer]);
-  const initCode = concat([`0x${FACTORY_ARTIFACT.bytecode}`, feeToSetter]);
-  const address = lower(getCreate2Address(create2Proxy, FACTORY_SALT, keccak256(initCode)));
-  if (address !== DEVNET_UNISWAP_V2_FACTORY)
+  const { what, salt, initCode, expected } = contract;
+  const address = lower(getCreate2Address(create2Proxy, salt, keccak256(initCode)));
+  if (address !== expected)
     throw new Error(
-      `the Uniswap V2 factory would land at ${address}, not at the devnet's ` +
-        `${DEVNET_UNISWAP_V2_FACTORY} (src/domain/networks.ts): has its bytecode or the deployer changed?`,
+      `${what} would land at ${address}, not at the devnet's ${expected} ` +
+        `(src/domain/networks.ts): has its bytecode or the deployer changed?`,
     );
   if (await hasCode(provider, address)) return address;
-  await setup.send({ from: deployer, to: create2Proxy, data: concat([FACTORY_SALT, initCode]) });
+  await setup.send({ from: deployer, to: create2Proxy, data: concat([salt, initCode]) });
   if (!(await hasCode(provider, address)))
     throw new Error(`the deployment through ${create2Proxy} did not create ${address}`);
   return address;

@@ -20,8 +20,15 @@ import {
   type Route,
 } from '../amm.js';
 import type { Address } from '../events.js';
-import { executedAmounts, gcd, remaining, respectsLimit, settlementGas } from './execution.js';
-import type { Proposal, Solution, SolutionTrade, SolverOrder, Swap } from './types.js';
+import type { OrderTerms } from '../order-terms.js';
+import {
+  executedAmounts,
+  remaining,
+  respectsLimit,
+  type ExecutedTrade,
+} from '../trade-execution.js';
+import { gcd, settlementGas } from './execution.js';
+import type { Proposal, Solution, Swap } from './types.js';
 
 const pairKey = (a: Address, b: Address) => sortTokens(a, b).join('/');
 
@@ -130,7 +137,7 @@ function pairPrices(a: Address, pa: bigint, b: Address, pb: bigint): Map<Address
  * trades worth nothing to the trader, and a fill at no surplus scores zero. Null when nothing can
  * be filled at the limit.
  */
-export function routeOrder(order: SolverOrder, routes: readonly Route[]): Proposal | null {
+export function routeOrder(order: OrderTerms, routes: readonly Route[]): Proposal | null {
   const left = remaining(order);
   if (left <= 0n || routes.length === 0) return null;
   // What the pools trade for `amount` (sold for sell orders, bought for buy orders), and the
@@ -149,7 +156,7 @@ export function routeOrder(order: SolverOrder, routes: readonly Route[]): Propos
   const swaps =
     order.kind === 'sell' ? sellSwaps(best.route, best.sold) : buySwaps(best.route, best.bought);
   if (swaps === null) return null;
-  const trade: SolutionTrade = { uid: order.uid, executedAmount: amount };
+  const trade: ExecutedTrade = { uid: order.uid, executedAmount: amount };
   // The trade keeps its amounts at any prices; it stays sound while the owner gets no more
   // than the pools give (sell orders) or pays no less than they take (buy orders).
   const reprice = (prices: ReadonlyMap<Address, bigint>): Solution | null => {
@@ -171,13 +178,13 @@ export function routeOrder(order: SolverOrder, routes: readonly Route[]): Propos
 
 /** The pair's orders at prices `p`, all filled as far as they can, the net through the pools. */
 function netAt(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   x: Address,
   y: Address,
   routes: ReadonlyMap<Address, readonly Route[]>,
   prices: ReadonlyMap<Address, bigint>,
 ): Solution | null {
-  const trades: SolutionTrade[] = [];
+  const trades: ExecutedTrade[] = [];
   const net = new Map<Address, bigint>([
     [x, 0n],
     [y, 0n],
@@ -220,7 +227,7 @@ function netAt(
  * when the orders leave no `e` over even at the pools' best rate.
  */
 function poolRate(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   e: Address,
   routes: readonly Route[],
 ): { out: bigint; in: bigint } | null {
@@ -270,7 +277,7 @@ const MAX_ROUNDS = 8;
  * price found again.
  */
 function netThroughPools(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   e: Address,
   o: Address,
   routes: ReadonlyMap<Address, readonly Route[]>,
@@ -317,7 +324,7 @@ function netThroughPools(
  * each token), one proposal for each token the orders may leave over.
  */
 export function routePair(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   x: Address,
   y: Address,
   routes: ReadonlyMap<Address, readonly Route[]>,

@@ -12,8 +12,10 @@
  * the same way.
  */
 import type { Address } from '../events.js';
-import { gcd, remaining, respectsLimit, settlementGas } from './execution.js';
-import type { Proposal, Solution, SolutionTrade, SolverOrder } from './types.js';
+import type { OrderTerms } from '../order-terms.js';
+import { remaining, respectsLimit, type ExecutedTrade } from '../trade-execution.js';
+import { gcd, settlementGas } from './execution.js';
+import type { Proposal, Solution } from './types.js';
 
 /** A positive rational: Y atoms per X atom, the ratio `p[X] / p[Y]`. */
 export interface Ratio {
@@ -26,8 +28,8 @@ export const minRatio = (a: Ratio, b: Ratio) => (below(a, b) ? a : b);
 export const maxRatio = (a: Ratio, b: Ratio) => (below(a, b) ? b : a);
 
 /** The price an X seller needs at least, a Y seller accepts at most. */
-export const askLimit = (o: SolverOrder): Ratio => ({ n: o.buyAmount, d: o.sellAmount });
-const bidLimit = (o: SolverOrder): Ratio => ({ n: o.sellAmount, d: o.buyAmount });
+export const askLimit = (o: OrderTerms): Ratio => ({ n: o.buyAmount, d: o.sellAmount });
+const bidLimit = (o: OrderTerms): Ratio => ({ n: o.sellAmount, d: o.buyAmount });
 
 /**
  * How near the market price the price must stay when rounded to a simple fraction: one part in
@@ -53,8 +55,8 @@ export function simplestBetween(lo: Ratio, hi: Ratio): Ratio {
 
 /** Orders on one side, best limit first: they gain the most from a uniform price. */
 function byLimit(
-  orders: readonly SolverOrder[],
-  limit: (o: SolverOrder) => Ratio,
+  orders: readonly OrderTerms[],
+  limit: (o: OrderTerms) => Ratio,
   ascending: boolean,
 ) {
   return [...orders].sort((a, b) => {
@@ -66,7 +68,7 @@ function byLimit(
 }
 
 export interface Lots {
-  order: SolverOrder;
+  order: OrderTerms;
   /** Atoms of the order's own unit (sell atoms of sell orders, buy atoms of buy orders) per lot. */
   unit: bigint;
   lots: bigint;
@@ -75,7 +77,7 @@ export interface Lots {
 
 /** What an order can take at these prices, in lots; null when it cannot trade at all. */
 export function lotsOf(
-  order: SolverOrder,
+  order: OrderTerms,
   unit: bigint,
   sellPrice: bigint,
   buyPrice: bigint,
@@ -104,9 +106,9 @@ export function dropLastFillOrKill(side: Lots[]): void {
 }
 
 /** `volume` lots from the side: fill-or-kill orders whole, then partial ones best limit first. */
-export function fill(side: readonly Lots[], volume: bigint): SolutionTrade[] {
+export function fill(side: readonly Lots[], volume: bigint): ExecutedTrade[] {
   let left = volume - fillOrKillLots(side);
-  const trades: SolutionTrade[] = [];
+  const trades: ExecutedTrade[] = [];
   for (const l of side) {
     const lots = l.fillOrKill ? l.lots : l.lots < left ? l.lots : left;
     if (!l.fillOrKill) left -= lots;
@@ -120,8 +122,8 @@ export function fill(side: readonly Lots[], volume: bigint): SolutionTrade[] {
  * number of lots; fill-or-kill orders that cannot fit are left out, worst limit first.
  */
 function matchAt(
-  asks: readonly SolverOrder[],
-  bids: readonly SolverOrder[],
+  asks: readonly OrderTerms[],
+  bids: readonly OrderTerms[],
   x: Address,
   y: Address,
   prices: ReadonlyMap<Address, bigint>,
@@ -156,7 +158,7 @@ function matchAt(
 }
 
 /** The ratio a fill-or-kill order fixes: X atoms (sells X or buys X) or Y atoms. */
-function fixedAmount(order: SolverOrder, x: Address): { x: bigint } | { y: bigint } {
+function fixedAmount(order: OrderTerms, x: Address): { x: bigint } | { y: bigint } {
   const ofX = (order.sellToken === x) === (order.kind === 'sell');
   const amount = order.kind === 'sell' ? order.sellAmount : order.buyAmount;
   return ofX ? { x: amount } : { y: amount };
@@ -168,8 +170,8 @@ function fixedAmount(order: SolverOrder, x: Address): { x: bigint } | { y: bigin
  * fixing X on one side and Y on the other, their exact ratio, the only price at which both fill.
  */
 function candidatePrices(
-  asks: readonly SolverOrder[],
-  bids: readonly SolverOrder[],
+  asks: readonly OrderTerms[],
+  bids: readonly OrderTerms[],
   x: Address,
   nativeX: bigint | undefined,
   nativeY: bigint | undefined,
@@ -186,7 +188,7 @@ function candidatePrices(
     const high = minRatio({ n: target.n * (scale + 1n), d: target.d * scale }, hi);
     candidates.push(simplestBetween(low, high));
   }
-  const fillOrKill = (side: readonly SolverOrder[]) =>
+  const fillOrKill = (side: readonly OrderTerms[]) =>
     side.filter((o) => !o.partiallyFillable).slice(0, FILL_OR_KILL_CANDIDATES);
   for (const ask of fillOrKill(asks)) {
     for (const bid of fillOrKill(bids)) {
@@ -213,7 +215,7 @@ function candidatePrices(
  * something left to fill), one proposal per candidate price. The caller scores them.
  */
 export function coincidences(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   x: Address,
   y: Address,
   nativePrices: ReadonlyMap<Address, bigint>,

@@ -30,16 +30,11 @@ import {
   type Lots,
   type Ratio,
 } from './coincidence.js';
-import {
-  checkSolution,
-  gcd,
-  remaining,
-  respectsLimit,
-  settlementGas,
-  solvable,
-} from './execution.js';
-import { directedScores, sum } from './score.js';
-import type { Proposal, Solution, SolverOrder } from './types.js';
+import type { OrderTerms } from '../order-terms.js';
+import { directedScores, sum } from '../referee/score.js';
+import { remaining, respectsLimit } from '../trade-execution.js';
+import { checkSolution, gcd, settlementGas, solvable } from './execution.js';
+import type { Proposal, Solution } from './types.js';
 
 type Triple<T> = readonly [T, T, T];
 
@@ -67,7 +62,7 @@ const SPLIT_BITS = 64n;
  */
 export interface Ring {
   tokens: Triple<Address>;
-  legs: Triple<readonly SolverOrder[]>;
+  legs: Triple<readonly OrderTerms[]>;
 }
 
 type Index = 0 | 1 | 2;
@@ -195,7 +190,7 @@ export function ringPrices(
 
 /** The price vectors making the chosen orders (one per leg) trade exactly; see `ringPrices`. */
 function anchored(
-  chosen: Triple<SolverOrder>,
+  chosen: Triple<OrderTerms>,
   t: Triple<bigint>,
   market: Triple<bigint>,
 ): Triple<bigint>[] {
@@ -340,13 +335,13 @@ export function ringAt(ring: Ring, prices: ReadonlyMap<Address, bigint>): Soluti
 }
 
 /** `byLimit`'s order of asks: the least asked per atom sold first, then by uid. */
-function asksLess(a: SolverOrder, b: SolverOrder): boolean {
+function asksLess(a: OrderTerms, b: OrderTerms): boolean {
   const cmp = a.buyAmount * b.sellAmount - b.buyAmount * a.sellAmount;
   return cmp < 0n || (cmp === 0n && a.uid < b.uid);
 }
 
 /** Puts `order` into `best` (sorted by `asksLess`) if it is among the `RING_ORDERS_PER_LEG` first. */
-function keepBest(best: SolverOrder[], order: SolverOrder): void {
+function keepBest(best: OrderTerms[], order: OrderTerms): void {
   let i = best.length;
   while (i > 0 && asksLess(order, best[i - 1]!)) i--;
   if (i >= RING_ORDERS_PER_LEG) return;
@@ -362,7 +357,7 @@ interface Edge {
   sell: Address;
   buy: Address;
   /** Best limit first, at most `RING_ORDERS_PER_LEG`. */
-  orders: readonly SolverOrder[];
+  orders: readonly OrderTerms[];
   /** The best order's limit over the market's rate: below 1 means generous. */
   ask: number;
   /** What the leg's orders could sell, in native atoms. */
@@ -376,11 +371,11 @@ interface Edge {
  * ranked by what is left below 1 times the value of its smallest leg.
  */
 export function ringCycles(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   nativePrices: ReadonlyMap<Address, bigint>,
 ): Ring[] {
   // Per directed pair, its most generous orders: kept sorted, in one pass over the auction.
-  const bySell = new Map<Address, Map<Address, SolverOrder[]>>();
+  const bySell = new Map<Address, Map<Address, OrderTerms[]>>();
   for (const order of orders) {
     if (!solvable(order, nativePrices)) continue;
     let byBuy = bySell.get(order.sellToken);
@@ -391,7 +386,7 @@ export function ringCycles(
   }
   const pairs = [...bySell.values()].flatMap((byBuy) => [...byBuy.values()]);
   const edges: Edge[] = pairs.map((best) => {
-    const [first] = best as [SolverOrder];
+    const [first] = best as [OrderTerms];
     const key = `${first.sellToken}/${first.buyToken}`;
     const [ns, nb] = [nativePrices.get(first.sellToken)!, nativePrices.get(first.buyToken)!];
     const value = best.reduce(
@@ -450,7 +445,7 @@ const NO_POOLS = new Map();
  * three tokens.
  */
 export function bestRing(ring: Ring, nativePrices: ReadonlyMap<Address, bigint>): Proposal | null {
-  const orders = new Map<OrderUid, SolverOrder>(ring.legs.flat().map((o) => [o.uid, o]));
+  const orders = new Map<OrderUid, OrderTerms>(ring.legs.flat().map((o) => [o.uid, o]));
   let best: { solution: Solution; score: bigint } | null = null;
   for (const prices of ringPrices(ring, nativePrices)) {
     const solution = ringAt(ring, new Map(ring.tokens.map((t, i) => [t, prices[i]!])));
@@ -464,7 +459,7 @@ export function bestRing(ring: Ring, nativePrices: ReadonlyMap<Address, bigint>)
 
 /** The best ring of each cycle worth trying among `orders` (see `ringCycles`). */
 export function rings(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   nativePrices: ReadonlyMap<Address, bigint>,
 ): Proposal[] {
   return ringCycles(orders, nativePrices).flatMap((ring) => bestRing(ring, nativePrices) ?? []);

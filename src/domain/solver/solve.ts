@@ -9,21 +9,18 @@ import type { Pool } from '../amm.js';
 import type { Address, OrderUid } from '../events.js';
 import { poolsByPair, routeOrder, routePair, routesBetween } from './amm-route.js';
 import { coincidences } from './coincidence.js';
+import type { OrderTerms } from '../order-terms.js';
+import { MAX_SOLUTIONS_PER_SOLVER } from '../referee/competition.js';
+import { directedScores, sum, undercuts } from '../referee/score.js';
 import { checkSolution, gcd, settlementGas, solvable } from './execution.js';
 import { rings } from './rings.js';
-import { directedScores, sum, undercuts } from './score.js';
-import type { Proposal, Solution, SolveOptions, SolverAuction, SolverOrder } from './types.js';
+import type { Proposal, Solution, SolveOptions, SolverAuction } from './types.js';
 
 /** Swaps sized on the pools exactly as read. */
 const EXACT: SolveOptions = { slippageBps: 0n };
 
-export { score } from './score.js';
-
-/**
- * Solutions offered per auction: the reference's autopilot keeps at most 3 per solver
- * (reference §6, competition step 2), and each one offered is recorded in `AuctionClosed`.
- */
-export const MAX_SOLUTIONS = 3;
+/** Solutions offered per auction: no more than the referee takes from one solver. */
+export const MAX_SOLUTIONS = MAX_SOLUTIONS_PER_SOLVER;
 
 /**
  * The least price the batch derives a new token's price from, so that rounding the new price to
@@ -48,7 +45,7 @@ const ORDERS_PER_SIDE = (() => {
  * The side's orders most likely to trade, up to `ORDERS_PER_SIDE`: those asking the least per
  * atom sold (the most generous limit prices) first.
  */
-function mostGenerous(side: SolverOrder[]): SolverOrder[] {
+function mostGenerous(side: OrderTerms[]): OrderTerms[] {
   if (side.length <= ORDERS_PER_SIDE) return side;
   return side
     .sort((p, q) => {
@@ -102,7 +99,7 @@ class Batch {
   readonly parts: Solution[] = [];
 
   constructor(
-    private readonly orders: ReadonlyMap<OrderUid, SolverOrder>,
+    private readonly orders: ReadonlyMap<OrderUid, OrderTerms>,
     private readonly value: (solution: Solution) => bigint | null,
   ) {}
 
@@ -371,7 +368,7 @@ function settleTogether(
 
 /** Every proposal for the pair {x, y}: coincidences, the pair through the pools, each order alone. */
 function pairProposals(
-  orders: readonly SolverOrder[],
+  orders: readonly OrderTerms[],
   x: Address,
   y: Address,
   pools: ReadonlyMap<string, readonly Pool[]>,
@@ -420,7 +417,7 @@ export function solve(auction: SolverAuction, options: SolveOptions = EXACT): So
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
   const poolIndex = new Map(auction.pools.map((pool) => [pool.address, pool]));
   const pools = poolsByPair(auction.pools);
-  const byPair = new Map<string, SolverOrder[]>();
+  const byPair = new Map<string, OrderTerms[]>();
   for (const order of auction.orders) {
     if (!solvable(order, auction.nativePrices)) continue;
     const key = [order.sellToken, order.buyToken].sort().join('/');
@@ -440,7 +437,7 @@ export function solve(auction: SolverAuction, options: SolveOptions = EXACT): So
     const value = sum(pairs);
     if (pairs && value !== null && value > 0n) into.push({ item: proposal, score: value, pairs });
   };
-  const solvableOrders: SolverOrder[] = [];
+  const solvableOrders: OrderTerms[] = [];
   for (const [key, pairOrders] of byPair) {
     const [x, y] = key.split('/') as [Address, Address];
     solvableOrders.push(...pairOrders);

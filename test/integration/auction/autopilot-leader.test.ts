@@ -78,7 +78,7 @@ describe('autopilot leadership', function () {
       // dropped connection would end it, and the answer waits until the lock is free.
       respond: async (request) => {
         if (lostDuring === null) {
-          lostDuring = request.id;
+          lostDuring = Number(request.id);
           const { rows } = await admin.query<{ pid: number }>(autopilotLock);
           await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [
             rows.map((row) => row.pid),

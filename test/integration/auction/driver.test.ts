@@ -6,11 +6,15 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { pino } from 'pino';
-import { createSettlementDriver, type SettlementDriver } from '../../../src/auction/driver.js';
+import {
+  createSettlementDriver,
+  type SettlementDriver,
+  type SettlementOutcome,
+} from '../../../src/auction/driver.js';
 import { devnetSolver } from '../../../src/chain/devnet/deploy.js';
 import { createChainRpc } from '../../../src/chain/rpc.js';
 import type {
-  AuctionClosedV3,
+  AuctionClosedV4,
   DomainEvent,
   RankedSolution,
   SettlementFailedV1,
@@ -30,6 +34,8 @@ describe('settlement driver', function () {
   let ledger: PostgresLedger;
   let driver: SettlementDriver;
   let auctionIds = 0;
+  /** What the driver said became of each auction's winner. */
+  const outcomes = new Map<number, SettlementOutcome>();
 
   before(async () => {
     chain = await sharedTestChain();
@@ -44,6 +50,7 @@ describe('settlement driver', function () {
       clock: () => new Date(),
       logger: pino({ level: 'silent' }),
       receiptPollIntervalMs: 50,
+      onOutcome: (auctionId, _, outcome) => outcomes.set(auctionId, outcome),
     });
   });
 
@@ -55,7 +62,7 @@ describe('settlement driver', function () {
   });
 
   /** An auction whose one winner trades nothing, to settle by `deadline`. */
-  function emptyWinner(deadline: Date): { auction: AuctionClosedV3; winner: RankedSolution } {
+  function emptyWinner(deadline: Date): { auction: AuctionClosedV4; winner: RankedSolution } {
     const winner: RankedSolution = {
       solver: 'builtin',
       solverAddress: driver.address,
@@ -64,11 +71,14 @@ describe('settlement driver', function () {
       isWinner: true,
       filteredOut: false,
       referenceScore: '0',
+      solutionId: 0,
       clearingPrices: {},
       orders: [],
+      preInteractions: [],
       interactions: [],
+      postInteractions: [],
     };
-    const auction: AuctionClosedV3 = {
+    const auction: AuctionClosedV4 = {
       network: network.name,
       id: ++auctionIds,
       block: 0,
@@ -90,12 +100,14 @@ describe('settlement driver', function () {
 
   const nonce = () => chain.provider.getTransactionCount(driver.address, 'latest');
 
-  it('sends a winner due later and records it submitted', async () => {
+  it('sends a winner due later, records it submitted, and says it landed', async () => {
     const { auction, winner } = emptyWinner(new Date(Date.now() + 60_000));
     const before = await nonce();
     await driver.settle(auction, [], winner);
     expect((await recorded(auction.id)).map((e) => e.type)).to.deep.equal(['SettlementSubmitted']);
     expect(await nonce()).to.equal(before + 1);
+    const sent = (await recorded(auction.id))[0]!.data as { txHash: string };
+    expect(outcomes.get(auction.id)).to.deep.equal({ kind: 'success', txHash: sent.txHash });
   });
 
   it('sends nothing once the auction’s deadline has passed, and records why', async () => {
@@ -109,5 +121,6 @@ describe('settlement driver', function () {
     expect(failed).to.include({ reason: 'notSent', txHash: null });
     expect(failed.detail).to.contain('deadline');
     expect(await nonce()).to.equal(before);
+    expect(outcomes.get(auction.id)).to.deep.equal({ kind: 'fail', reason: 'notSent' });
   });
 });

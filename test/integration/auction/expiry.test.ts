@@ -4,7 +4,7 @@
  * projector tells the owner at that auction's time. Empty auctions are not cut otherwise.
  */
 import { expect } from 'chai';
-import type { AuctionClosedV3 } from '../../../src/domain/events.js';
+import type { AuctionClosedV4 } from '../../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS } from '../../../src/domain/networks.js';
 import { fundedWallet } from '../../support/owners.js';
 import {
@@ -33,7 +33,7 @@ describe('autopilot: expiry without other trading', function () {
   const auctions = async () =>
     (await service.ledger.readAll(null, 100_000))
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV3)
+      .map((e) => e.data as AuctionClosedV4)
       .filter((a) => a.network === 'devnet');
 
   it('cuts one empty auction after the order expired, and the owner gets its expiry notice', async () => {

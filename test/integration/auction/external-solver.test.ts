@@ -1,25 +1,32 @@
+/**
+ * A solver engine over real HTTP, speaking the published solver engine API: the auction POSTed
+ * to `{url}/solve`, the answer read as leniently as the reference driver reads it and refused
+ * whole where it breaks the API, within the deadline and a size bound; feedback POSTed to
+ * `{url}/notify`, never waited for.
+ */
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createExternalSolver } from '../../../src/auction/external-solver.js';
-import type { SolverRound } from '../../../src/auction/solver.js';
-import { solverAuctionOf, type SolveRequest } from '../../../src/auction/solver-wire.js';
-import { swapInteractions } from '../../../src/auction/swap-interactions.js';
+import { createBuiltinSolver } from '../../../src/auction/builtin-solver.js';
+import { createExternalSolver, endpoint } from '../../../src/auction/external-solver.js';
+import { auctionFor } from '../../../src/auction/solver-api/auction.js';
+import type { Auction } from '../../../src/auction/solver-api/types.js';
+import { SolverFailure } from '../../../src/auction/solver.js';
 import type { Address, AuctionOrder } from '../../../src/domain/events.js';
-import { networkByName } from '../../../src/domain/networks.js';
-import { solve } from '../../../src/domain/solver/solve.js';
-import type { SolverOrder } from '../../../src/domain/solver/types.js';
+import type { OrderTerms } from '../../../src/domain/order-terms.js';
+import { createLogger } from '../../../src/logger.js';
 import {
   builtinAnswer,
   startSolverServer,
   type SolverServer,
 } from '../../support/solver-server.js';
+import { auctionOrder } from '../../support/auction-orders.js';
+import { waitFor } from '../../support/wait.js';
 import {
   DDAI,
   DUSD,
   E18,
   WETH,
-  auction,
   ddaiPool,
   devnetPool,
   devnetPrices,
@@ -27,187 +34,125 @@ import {
   uid,
 } from '../../unit/domain/solver/fixtures.js';
 
-const network = networkByName('devnet')!;
+const logger = createLogger('silent');
 const SOLVER = {
   name: 'http-test',
   address: '0x00000000000000000000000000000000000000AB' as Address,
+  quote: false,
 };
+const ROUTER: Address = '0x00000000000000000000000000000000000000e1';
 
 /** Opposite WETH/DUSD orders (one of them half filled already) and DDAI routed through WETH. */
-const solverOrders: SolverOrder[] = [
+const terms: OrderTerms[] = [
   order(1, {
     sellToken: WETH,
     buyToken: DUSD,
     sellAmount: 10n * E18,
     buyAmount: 28_000n * E18,
     partiallyFillable: true,
-    executedSell: 5n * E18,
-    executedBuy: 15_000n * E18,
+    executed: 5n * E18,
   }),
-  order(2, {
-    sellToken: DUSD,
-    buyToken: WETH,
-    sellAmount: 3000n * E18,
-    buyAmount: (99n * E18) / 100n,
-  }),
-  order(3, {
-    sellToken: DDAI,
-    buyToken: WETH,
-    sellAmount: 3000n * E18,
-    buyAmount: (9n * E18) / 10n,
-  }),
+  order(2, { sellToken: DUSD, buyToken: WETH, sellAmount: 3000n * E18, buyAmount: E18 / 2n }),
+  order(3, { sellToken: DDAI, buyToken: WETH, sellAmount: 3000n * E18, buyAmount: E18 / 2n }),
 ];
 
-/** The order as `GET /api/v1/auction` shows it. */
-function auctionOrderOf(o: SolverOrder): AuctionOrder {
-  return {
+/** The order as an auction holds it. */
+const auctionOrderOf = (o: OrderTerms): AuctionOrder =>
+  auctionOrder(0, {
     uid: o.uid,
     owner: o.owner,
     sellToken: o.sellToken,
     buyToken: o.buyToken,
-    receiver: null,
     sellAmount: o.sellAmount.toString(),
     buyAmount: o.buyAmount.toString(),
-    validTo: 2_000_000_000,
-    appData: `0x${'00'.repeat(32)}`,
-    feeAmount: '0',
     kind: o.kind,
     partiallyFillable: o.partiallyFillable,
-    sellTokenBalance: 'erc20',
-    buyTokenBalance: 'erc20',
-    created: 1_700_000_000,
-    executed: (o.kind === 'sell' ? o.executedSell : o.executedBuy).toString(),
-    preInteractions: [],
-    postInteractions: [],
-    class: 'limit',
-    signingScheme: 'eip712',
-    signature: `0x${'11'.repeat(65)}`,
-    protocolFees: [],
-  };
-}
+    executed: o.executed.toString(),
+  });
 
-function round(deadlineInMs = 10_000, orders = solverOrders): SolverRound {
-  return {
-    network,
-    auctionId: 7,
-    block: 1234,
+function auction(deadlineInMs = 10_000): Auction {
+  const facts = { decimals: 18, symbol: null, availableBalance: 0n };
+  return auctionFor({
+    id: 7,
     deadline: new Date(Date.now() + deadlineInMs),
-    orders: orders.map(auctionOrderOf),
-    prices: Object.fromEntries([...devnetPrices].map(([token, price]) => [token, String(price)])),
-    auction: auction(orders, [devnetPool, ddaiPool], 7),
-  };
+    orders: terms.map(auctionOrderOf),
+    referencePrices: Object.fromEntries(
+      [...devnetPrices].map(([token, price]) => [token, String(price)]),
+    ),
+    tokens: new Map([WETH, DUSD, DDAI].map((token) => [token, facts])),
+    trusted: new Set([WETH]),
+    liquidity: [devnetPool, ddaiPool].map((pool, i) => ({
+      id: String(i),
+      pool: { ...pool, router: ROUTER },
+    })),
+    effectiveGasPrice: 10n ** 9n,
+    wrappedNative: WETH,
+  });
 }
 
 const never = () => new AbortController().signal;
 
 /** How `promise` rejected; fails the test when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
+async function rejection(promise: Promise<unknown>): Promise<SolverFailure> {
   try {
     await promise;
   } catch (error) {
-    expect(error).to.be.instanceOf(Error);
-    return error as Error;
+    expect(error).to.be.instanceOf(SolverFailure);
+    return error as SolverFailure;
   }
   expect.fail('expected a rejection');
 }
 
-describe('external solver over HTTP', () => {
+describe('external solver engine over HTTP', () => {
   const servers: { close(): Promise<void> }[] = [];
   async function server(options?: Parameters<typeof startSolverServer>[0]): Promise<SolverServer> {
     const started = await startSolverServer(options);
     servers.push(started);
     return started;
   }
+  const engine = (url: string, options = {}) =>
+    createExternalSolver({ ...SOLVER, url }, { logger, ...options });
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.close()));
   });
 
-  it("answers with the built-in solver's solutions for the same auction", async () => {
-    const { url } = await server();
-    const r = round();
-    const proposed = await createExternalSolver({ ...SOLVER, url }).solve(r, never());
-
-    const expected = solve(r.auction);
-    expect(expected.length).to.be.above(0);
-    expect(expected.some((s) => s.swaps.length > 0)).to.equal(true);
-    expect(proposed.map((p) => ({ prices: p.clearingPrices, trades: p.trades }))).to.deep.equal(
-      expected.map((s) => ({ prices: s.clearingPrices, trades: s.trades })),
-    );
-    expect(proposed.map((p) => p.interactions)).to.deep.equal(
-      expected.map((s) => swapInteractions(s.swaps, r.auction.pools, network.settlementContract)),
-    );
-    for (const p of proposed) {
-      expect(p.solver).to.equal('http-test');
-      expect(p.solverAddress).to.equal(SOLVER.address.toLowerCase());
-    }
+  it('POSTs the auction to {url}/solve and reads the same answer the engine computed', async () => {
+    const { url, requests } = await server();
+    const sent = auction();
+    const answer = await engine(url).solve(sent, never());
+    expect(requests).to.deep.equal([JSON.parse(JSON.stringify(sent))]);
+    const builtin = createBuiltinSolver(SOLVER.address, WETH, { slippageBps: 0n });
+    const inProcess = await builtin.solve(sent, never());
+    expect(answer).to.deep.equal(inProcess);
+    expect('solutions' in answer && answer.solutions.length).to.be.greaterThan(0);
   });
 
-  it('sends every order with both executed amounts, the token prices and the pools', async () => {
-    const solverServer = await server();
-    const r = round();
-    await createExternalSolver({ ...SOLVER, url: solverServer.url }).solve(r, never());
-
-    expect(solverServer.requests).to.have.length(1);
-    const request = solverServer.requests[0]!;
-    expect(request).to.deep.include({
-      id: 7,
-      network: 'devnet',
-      chainId: 31337,
-      block: 1234,
-      deadline: r.deadline.toISOString(),
-      settlementContract: network.settlementContract,
-      wrappedNativeToken: WETH,
-    });
-    expect(request.orders).to.deep.equal(
-      solverOrders.map((o) => ({
-        ...auctionOrderOf(o),
-        executedSell: o.executedSell.toString(),
-        executedBuy: o.executedBuy.toString(),
-      })),
+  it('joins solve and notify onto the base URL as the reference driver does', () => {
+    const at = (base: string, path: string) => endpoint(new URL(base), path).href;
+    expect(at('http://127.0.0.1:7872', 'solve')).to.equal('http://127.0.0.1:7872/solve');
+    expect(at('http://127.0.0.1:7872/', 'notify')).to.equal('http://127.0.0.1:7872/notify');
+    expect(at('http://solver.example/engines/a', 'solve')).to.equal(
+      'http://solver.example/engines/a/solve',
     );
-    expect(request.orders[0]).to.include({ executedSell: String(5n * E18) });
-    expect(request.orders[0]).to.include({ executedBuy: String(15_000n * E18) });
-    expect(request.tokens).to.deep.equal({
-      [WETH]: { price: String(E18) },
-      [DUSD]: { price: String(E18 / 3000n) },
-      [DDAI]: { price: String(E18 / 3000n) },
-    });
-    expect(request.liquidity).to.deep.equal([
-      {
-        kind: 'constantProduct',
-        address: devnetPool.address,
-        tokens: [DUSD, WETH],
-        reserves: [String(3_000_000n * E18), String(1000n * E18)],
-        fee: '0.003',
-      },
-      {
-        kind: 'constantProduct',
-        address: ddaiPool.address,
-        tokens: [WETH, DDAI],
-        reserves: [String(1000n * E18), String(3_000_000n * E18)],
-        fee: '0.003',
-      },
-    ]);
-    // What a solver reads back is the round's own solver auction.
-    expect(solverAuctionOf(request)).to.deep.equal(r.auction);
   });
 
-  it('rejects promptly when the solver does not answer by the deadline', async () => {
+  it('times out when the engine does not answer by the deadline', async () => {
     const { url, requests } = await server({ silent: true });
-    const r = round(300);
-    const error = await rejection(createExternalSolver({ ...SOLVER, url }).solve(r, never()));
-    expect(Date.now()).to.be.below(r.deadline.getTime() + 1000);
+    const sent = auction(300);
+    const error = await rejection(engine(url).solve(sent, never()));
+    expect(Date.now()).to.be.below(Date.parse(sent.deadline) + 1000);
+    expect(error.kind).to.equal('timeout');
     expect(error.message).to.equal(
-      `solver http-test did not answer by the deadline (${r.deadline.toISOString()})`,
+      `solver http-test did not answer by the deadline (${sent.deadline})`,
     );
     expect(requests).to.have.length(1);
   });
 
-  it('rejects at once when the round is aborted, before or while asking', async () => {
+  it('gives up at once when the round is aborted, before or while asking', async () => {
     const { url } = await server();
-    const solver = createExternalSolver({ ...SOLVER, url });
-    const before = await rejection(solver.solve(round(), AbortSignal.abort()));
+    const before = await rejection(engine(url).solve(auction(), AbortSignal.abort()));
     expect(before.message).to.match(/^solver http-test was cut off: the round was aborted/);
+    expect(before.kind).to.equal('error');
 
     const controller = new AbortController();
     const hanging = await server({
@@ -217,117 +162,220 @@ describe('external solver over HTTP', () => {
       },
     });
     const started = Date.now();
-    const during = await rejection(
-      createExternalSolver({ ...SOLVER, url: hanging.url }).solve(round(), controller.signal),
-    );
+    const during = await rejection(engine(hanging.url).solve(auction(), controller.signal));
     expect(during.message).to.match(/the round was aborted/);
     expect(Date.now() - started).to.be.below(1000);
   });
 
-  it('rejects a non-2xx answer, quoting its status and the start of its body', async () => {
+  it('refuses a non-2xx answer, quoting its status and the start of its body', async () => {
     const { url } = await server({
       status: 503,
       respond: () => `overloaded, come back later ${'x'.repeat(5000)}`,
     });
-    const error = await rejection(createExternalSolver({ ...SOLVER, url }).solve(round(), never()));
+    const error = await rejection(engine(url).solve(auction(), never()));
     expect(error.message).to.match(/^solver http-test answered HTTP 503: overloaded, come back/);
     expect(error.message.length).to.be.below(300);
   });
 
-  it('rejects an answer that is not JSON', async () => {
+  it('refuses an answer that is not JSON', async () => {
     const { url } = await server({ respond: () => '{"solutions": [' });
-    const error = await rejection(createExternalSolver({ ...SOLVER, url }).solve(round(), never()));
+    const error = await rejection(engine(url).solve(auction(), never()));
     expect(error.message).to.match(/^solver http-test answered invalid JSON: /);
   });
 
-  describe('rejects an answer the schema refuses, naming the field', () => {
-    const valid = (request: SolveRequest) => builtinAnswer(request).solutions[0]!;
-    const cases: [string, (request: SolveRequest) => unknown, RegExp][] = [
-      ['no solutions', () => ({ answers: [] }), /\/solutions is required/],
+  it('takes an error the engine reports as an answer with no solutions', async () => {
+    const { url } = await server({
+      respond: () => ({ error: { code: 'insufficientLiquidity', message: 'no route' } }),
+    });
+    expect(await engine(url).solve(auction(), never())).to.deep.equal({
+      error: { code: 'insufficientLiquidity', message: 'no route' },
+    });
+  });
+
+  describe('refuses, whole, an answer the API does not allow, naming the field', () => {
+    const valid = async (sent: Auction) =>
+      ((await builtinAnswer(sent)) as { solutions: Record<string, unknown>[] }).solutions[0]!;
+    const cases: [string, (sent: Auction) => Promise<unknown>, RegExp][] = [
+      ['neither solutions nor an error', async () => ({ answers: [] }), /\/solutions is required/],
       [
         'a trade of something that is not an order uid',
-        (request) => ({
-          solutions: [{ ...valid(request), trades: [{ order: '0x1234', executedAmount: '1' }] }],
+        async (sent) => ({
+          solutions: [
+            {
+              ...(await valid(sent)),
+              trades: [{ kind: 'fulfillment', order: '0x1234', executedAmount: '1' }],
+            },
+          ],
         }),
         /\/solutions\/0\/trades\/0\/order must match pattern/,
       ],
       [
-        'a price that is not a decimal',
-        (request) => ({ solutions: [{ ...valid(request), prices: { [WETH]: '1e18' } }] }),
-        new RegExp(`/solutions/0/prices/${WETH} must match pattern`),
+        'a price that is not a number',
+        async (sent) => ({ solutions: [{ ...(await valid(sent)), prices: { [WETH]: '1e18' } }] }),
+        new RegExp(`/solutions/0/prices/${WETH}`),
       ],
       [
         'a price keyed by something that is not an address',
-        (request) => ({ solutions: [{ ...valid(request), prices: { WETH: '1' } }] }),
+        async (sent) => ({ solutions: [{ ...(await valid(sent)), prices: { WETH: '1' } }] }),
         /\/solutions\/0\/prices key "WETH" must match pattern/,
       ],
       [
         'an executed amount above uint256',
-        (request) => ({
+        async (sent) => ({
           solutions: [
-            { ...valid(request), trades: [{ order: uid(1), executedAmount: String(1n << 256n) }] },
+            {
+              ...(await valid(sent)),
+              trades: [{ kind: 'fulfillment', order: uid(1), executedAmount: String(1n << 256n) }],
+            },
           ],
         }),
-        /\/solutions\/0\/trades\/0\/executedAmount exceeds uint256/,
+        /\/solutions\/0\/trades\/0\/executedAmount/,
       ],
       [
-        'an interaction without calldata',
-        (request) => ({
-          solutions: [{ ...valid(request), interactions: [{ target: WETH, value: '0' }] }],
+        'a custom interaction without calldata',
+        async (sent) => ({
+          solutions: [
+            {
+              ...(await valid(sent)),
+              interactions: [{ kind: 'custom', target: WETH, value: '0' }],
+            },
+          ],
         }),
         /\/solutions\/0\/interactions\/0\/callData is required/,
       ],
       [
-        'an unknown field in a solution',
-        (request) => ({ solutions: [{ ...valid(request), score: '1' }] }),
-        /\/solutions\/0 must NOT have additional properties/,
+        'a solution without an id',
+        async (sent) => {
+          const { id: _, ...rest } = await valid(sent);
+          return { solutions: [rest] };
+        },
+        /\/solutions\/0\/id is required/,
       ],
     ];
     for (const [what, respond, message] of cases) {
       it(what, async () => {
         const { url } = await server({ respond });
-        const error = await rejection(
-          createExternalSolver({ ...SOLVER, url }).solve(round(), never()),
+        const error = await rejection(engine(url).solve(auction(), never()));
+        expect(error.message).to.match(
+          /^solver http-test answered what the solver API does not allow: /,
         );
-        expect(error.message).to.match(/^solver http-test answered an invalid SolveResponse: /);
         expect(error.message).to.match(message);
       });
     }
   });
 
-  it('takes unknown top-level fields and missing interactions, and lowercases addresses', async () => {
+  it('reads what the reference driver reads: hex and integer amounts, any-case addresses, ids as numbers, unknown fields', async () => {
     const upper = `0x${'AB'.repeat(20)}`;
     const { url } = await server({
       respond: () => ({
         version: 2,
         solutions: [
           {
-            prices: { [WETH.toUpperCase().replace('0X', '0x')]: '3' },
-            trades: [{ order: uid(2).slice(2).toUpperCase(), executedAmount: '0042' }],
-          },
-          {
-            prices: {},
-            trades: [],
-            interactions: [{ target: upper, value: '7', callData: '0xAB' }],
+            id: '3',
+            score: 'ignored',
+            prices: { [WETH.toUpperCase().replace('0X', '0x')]: '0x03', [DUSD]: 5 },
+            trades: [
+              {
+                kind: 'fulfillment',
+                order: uid(2).toUpperCase().replace('0X', '0x'),
+                executedAmount: '0042',
+                fee: '0x1',
+              },
+            ],
+            preInteractions: [
+              { kind: 'Call', target: upper, value: '0x0', callData: ['0xab', '0xcd'] },
+            ],
+            interactions: [
+              {
+                kind: 'liquidity',
+                id: 1,
+                inputToken: DDAI,
+                outputToken: WETH,
+                inputAmount: 10,
+                outputAmount: '9',
+              },
+              {
+                kind: 'custom',
+                target: upper,
+                value: '7',
+                callData: '0xAB',
+                allowances: [{ token: DUSD, spender: upper, minAmount: '8' }],
+              },
+            ],
           },
         ],
       }),
     });
-    const [first, second] = await createExternalSolver({ ...SOLVER, url }).solve(round(), never());
-    expect(first!.clearingPrices).to.deep.equal(new Map([[WETH, 3n]]));
-    expect(first!.trades).to.deep.equal([{ uid: uid(2), executedAmount: 42n }]);
-    expect(first!.interactions).to.deep.equal([]);
-    expect(second!.interactions).to.deep.equal([
-      { target: upper.toLowerCase(), value: '7', callData: '0xab' },
+    const answer = await engine(url).solve(auction(), never());
+    expect(answer).to.deep.equal({
+      solutions: [
+        {
+          id: 3,
+          prices: new Map([
+            [WETH, 3n],
+            [DUSD, 5n],
+          ]),
+          trades: [{ kind: 'fulfillment', order: uid(2), executedAmount: 42n, fee: 1n }],
+          preInteractions: [{ target: upper.toLowerCase(), value: 0n, callData: '0xabcd' }],
+          interactions: [
+            {
+              kind: 'liquidity',
+              id: '1',
+              inputToken: DDAI,
+              outputToken: WETH,
+              inputAmount: 10n,
+              outputAmount: 9n,
+            },
+            {
+              kind: 'custom',
+              target: upper.toLowerCase(),
+              value: 7n,
+              callData: '0xab',
+              allowances: [{ token: DUSD, spender: upper.toLowerCase(), amount: 8n }],
+              inputs: [],
+              outputs: [],
+            },
+          ],
+          postInteractions: [],
+          gas: null,
+          unsupported: [],
+        },
+      ],
+    });
+  });
+
+  it('names what a solution uses that batchbook does not execute', async () => {
+    const { url } = await server({
+      respond: () => ({
+        solutions: [
+          {
+            id: 0,
+            prices: {},
+            trades: [{ kind: 'jit', order: {}, executedAmount: '1' }],
+            interactions: [],
+            flashloans: { [uid(1)]: {} },
+            wrappers: [{ address: WETH, data: '0x' }],
+          },
+        ],
+      }),
+    });
+    const answer = await engine(url).solve(auction(), never());
+    expect('solutions' in answer && answer.solutions[0]!.unsupported).to.deep.equal([
+      'JIT trades',
+      'flashloans',
+      'wrappers',
     ]);
   });
 
   it('refuses an answer longer than the limit, declared or streamed, without reading it all', async () => {
     const { url } = await server({
-      respond: (request) => ({ ...builtinAnswer(request), padding: 'x'.repeat(10_000) }),
+      respond: async (sent) => ({
+        ...((await builtinAnswer(sent)) as object),
+        padding: 'x'.repeat(10_000),
+      }),
     });
     const declared = await rejection(
-      createExternalSolver({ ...SOLVER, url }, { maxResponseBytes: 4096 }).solve(round(), never()),
+      engine(url, { maxResponseBytes: 4096 }).solve(auction(), never()),
     );
     expect(declared.message).to.equal(
       'solver http-test answered more than the limit of 4096 bytes',
@@ -357,10 +405,7 @@ describe('external solver over HTTP', () => {
     });
     const port = (endless.address() as AddressInfo).port;
     const streamed = await rejection(
-      createExternalSolver(
-        { ...SOLVER, url: `http://127.0.0.1:${port}/` },
-        { maxResponseBytes: 100_000 },
-      ).solve(round(), never()),
+      engine(`http://127.0.0.1:${port}/`, { maxResponseBytes: 100_000 }).solve(auction(), never()),
     );
     expect(streamed.message).to.equal(
       'solver http-test answered more than the limit of 100000 bytes',
@@ -370,28 +415,29 @@ describe('external solver over HTTP', () => {
     expect(sent).to.be.below(10_000_000);
   });
 
-  it('rejects when nothing listens at the URL', async () => {
+  it('fails when nothing listens at the URL', async () => {
     const closed = await server();
     await closed.close();
-    const error = await rejection(
-      createExternalSolver({ ...SOLVER, url: closed.url }).solve(round(), never()),
-    );
+    const error = await rejection(engine(closed.url).solve(auction(), never()));
     expect(error.message).to.match(/^solver http-test is unreachable \(http:\/\/127\.0\.0\.1:/);
     expect(error.message).to.match(/ECONNREFUSED/);
   });
 
-  it('never throws synchronously; refuses a URL that is not http(s) when created', async () => {
-    const solver = createExternalSolver({ ...SOLVER, url: 'http://127.0.0.1:9/' });
-    // An order the round's solver auction lacks: the request cannot be built.
-    const broken = { ...round(), orders: [auctionOrderOf({ ...solverOrders[2]!, uid: uid(9) })] };
-    let pending: Promise<unknown> | undefined;
-    expect(() => (pending = solver.solve(broken, never()))).to.not.throw();
-    const error = await rejection(pending!);
-    expect(error.message).to.match(/has no solver order/);
+  it('refuses a URL that is not http(s) when created', () => {
+    expect(() => engine('ftp://example.org/')).to.throw(/not http\(s\)/);
+    expect(() => engine('nope')).to.throw(/not http\(s\)/);
+  });
 
-    expect(() => createExternalSolver({ ...SOLVER, url: 'ftp://example.org/' })).to.throw(
-      /not http\(s\)/,
-    );
-    expect(() => createExternalSolver({ ...SOLVER, url: 'nope' })).to.throw(/not http\(s\)/);
+  it('POSTs feedback to {url}/notify without waiting, whatever the engine answers', async () => {
+    const { url, notifications } = await server();
+    const solver = engine(url);
+    const feedback = { auctionId: '7', solutionId: 2, kind: 'emptySolution' as const };
+    expect(solver.notify(feedback)).to.equal(undefined);
+    await waitFor(() => notifications.length === 1, { description: 'the notification' });
+    expect(notifications).to.deep.equal([feedback]);
+    // An engine without the route, or none at all: nothing thrown, nothing waited for.
+    const closed = await server();
+    await closed.close();
+    expect(() => engine(closed.url).notify(feedback)).to.not.throw();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
-import type { Address, AuctionClosedV3 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV4 } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { signCowPair } from '../../support/settle.js';
@@ -85,15 +85,15 @@ describe('external solvers in the auctions of a running service', function () {
 
     const auction = (
       await service.ledger.readStream(`auction-devnet-${competition.auctionId}`)
-    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV3;
+    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV4;
     expect(new Set(auction.solutions.map((s) => s.solver))).to.deep.equal(new Set(['alpha']));
     // Every solver got the auction with the solve deadline, its whole timeout counted from when
     // it was asked (after the cut's chain reads); only alpha's answer counted.
     const [alpha, sloth, broken] = servers;
-    const request = alpha!.requests.find((r) => r.id === competition.auctionId)!;
+    const request = alpha!.requests.find((r) => r.id === String(competition.auctionId))!;
     expect(request.orders.map((o) => o.uid)).to.include.members([a.uid, b.uid]);
     expect(Date.parse(request.deadline) - Date.parse(auction.cutAt)).to.be.at.least(1000);
-    expect(sloth!.requests.some((r) => r.id === competition.auctionId)).to.equal(true);
-    expect(broken!.requests.some((r) => r.id === competition.auctionId)).to.equal(true);
+    expect(sloth!.requests.some((r) => r.id === String(competition.auctionId))).to.equal(true);
+    expect(broken!.requests.some((r) => r.id === String(competition.auctionId))).to.equal(true);
   });
 });

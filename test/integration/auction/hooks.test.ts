@@ -10,7 +10,7 @@ import { Contract, Interface, MaxUint256, Wallet, parseUnits } from 'ethers';
 import { hooksTrampolineArtifact } from '../../../src/chain/devnet/artifacts.js';
 import type {
   Address,
-  AuctionClosedV3,
+  AuctionClosedV4,
   DomainEvent,
   Hex,
   Interaction,
@@ -99,7 +99,7 @@ describe('order hooks: run by the HooksTrampoline, never as the settlement', fun
   const auctions = async () =>
     ((await service.ledger.readAll(null, 100_000)) as unknown as DomainEvent[])
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV3);
+      .map((e) => e.data as AuctionClosedV4);
 
   it('settles an order whose pre-hook approves an EOA: the trampoline approved it, not the settlement', async () => {
     const approve: AppHook = {

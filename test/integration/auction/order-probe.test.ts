@@ -82,6 +82,7 @@ describe('order probe: why an order cannot settle now', function () {
     sellToken: o.sellToken,
     buyToken: o.buyToken,
     executedAmount: sold,
+    fee: '0',
     sellAmount: sold,
     buyAmount: o.buyAmount,
   });

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import pg from 'pg';
-import type { Address, AuctionClosedV3, OrderUid } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV4, OrderUid } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
@@ -99,7 +99,7 @@ describe('autopilot: read models behind its auction', function () {
   const auctionsWith = async (uid: string) =>
     (await service.ledger.readAll(null, 100_000))
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV3)
+      .map((e) => e.data as AuctionClosedV4)
       .filter((auction) => auction.orders.some((o) => o.uid === uid));
 
   it('waits for them, however long, before it cuts again: the pending winners’ orders are not auctioned twice', async () => {
@@ -133,7 +133,7 @@ describe('autopilot: read models behind its auction', function () {
       const askedForPair = solver.requests.filter((r) =>
         [a.uid, b.uid].every((uid) => r.orders.some((o) => o.uid === uid)),
       );
-      expect(askedForPair.map((r) => r.id)).to.deep.equal([first!.id]);
+      expect(askedForPair.map((r) => r.id)).to.deep.equal([String(first!.id)]);
     } finally {
       if (locked) await admin.query('ROLLBACK');
       await chain.provider.send('evm_setAutomine', [true]);

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { Contract, Wallet, toQuantity } from 'ethers';
 import type {
   Address,
-  AuctionClosedV3,
+  AuctionClosedV4,
   DomainEvent,
   Hex,
   SettlementFailedV1,
@@ -66,7 +66,7 @@ describe('settlement driver: failures are recorded and orders return', function 
   const ofType = async <T>(type: DomainEvent['type']): Promise<T[]> =>
     (await events()).filter((e) => e.type === type).map((e) => e.data as T);
   const auctionsWith = async (uid: string) =>
-    (await ofType<AuctionClosedV3>('AuctionClosed')).filter((a) =>
+    (await ofType<AuctionClosedV4>('AuctionClosed')).filter((a) =>
       a.orders.some((o) => o.uid === uid),
     );
   const winningAuctions = async (uid: string) =>
@@ -141,7 +141,7 @@ describe('settlement driver: failures are recorded and orders return', function 
     const settledOthers = async () =>
       (await Promise.all([b, c, d].map((t) => fulfilled(t.uid)))).filter(Boolean).length;
     const leftOut = async () =>
-      (await ofType<AuctionClosedV3>('AuctionClosed')).filter((x) =>
+      (await ofType<AuctionClosedV4>('AuctionClosed')).filter((x) =>
         x.filtered.some((f) => f.uid === a.uid && f.reason === 'InvalidSignature'),
       );
     await waitFor(async () => (await settledOthers()) === 2 && (await leftOut()).length > 0, {

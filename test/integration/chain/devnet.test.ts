@@ -50,6 +50,11 @@ const FACTORY = [
 ];
 const PAIR = ['function getReserves() view returns (uint112, uint112, uint32)'];
 const UNISWAP_V2_FACTORY = '0x9ae48baac11b92cc541c74fe00f2a1c6cb4489d9';
+const UNISWAP_V2_ROUTER = '0x32d30ebfb0b797ad69013da5eda1f77a84eb7c71';
+const ROUTER = [
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+];
 /** Pairs named token0/token1 (by address), as the devnet lists them. */
 const POOLS: [string, Address][] = [
   ['DUSD/WETH', '0xc0081439c1710395fcd32e631cd45ed9d4e87ca5'],
@@ -160,7 +165,10 @@ describe('chain: the devnet', () => {
     it('puts the Uniswap V2 factory and its pools at the same addresses on every fresh chain', async () => {
       const { deployment, provider } = chain;
       expect(deployment.uniswapV2Factory).to.equal(UNISWAP_V2_FACTORY);
-      expect(networkByName('devnet')!.uniswapV2Factories).to.deep.equal([UNISWAP_V2_FACTORY]);
+      expect(deployment.uniswapV2Router).to.equal(UNISWAP_V2_ROUTER);
+      expect(networkByName('devnet')!.uniswapV2).to.deep.equal([
+        { factory: UNISWAP_V2_FACTORY, router: UNISWAP_V2_ROUTER },
+      ]);
       const symbols = new Map(
         [deployment.weth, ...deployment.tokens].map((t) => [t.address, t.symbol]),
       );
@@ -172,6 +180,30 @@ describe('chain: the devnet', () => {
       ).to.deep.equal(POOLS);
       for (const address of [UNISWAP_V2_FACTORY, ...POOLS.map(([, pool]) => pool)])
         expect(await provider.getCode(address), address).to.not.equal('0x');
+    });
+
+    it('swaps through the real router, which finds the devnet’s pairs', async () => {
+      const { deployment, provider } = chain;
+      const trader = new Wallet(deployment.accounts[0]!.privateKey, provider);
+      const owner = trader.address.toLowerCase() as Address;
+      const [dusd, weth] = [deployment.tokens[0]!.address, deployment.weth.address];
+      const snapshot = await chain.snapshot();
+      try {
+        const approve = new Contract(dusd, ERC20, trader).getFunction('approve');
+        await (await approve(UNISWAP_V2_ROUTER, MaxUint256)).wait();
+        const router = new Contract(UNISWAP_V2_ROUTER, ROUTER, trader);
+        const path = [dusd, weth];
+        const amountIn = parseUnits('3000');
+        const amounts = (await router.getFunction('getAmountsOut')(amountIn, path)) as bigint[];
+        const out = amounts[1]!;
+        expect(out > parseEther('0.99'), String(out)).to.equal(true);
+        const before = (await balanceOf(weth, owner)) as bigint;
+        const swap = router.getFunction('swapExactTokensForTokens');
+        await (await swap(amountIn, out, path, owner, MaxUint256)).wait();
+        expect(await balanceOf(weth, owner)).to.equal(before + out);
+      } finally {
+        await chain.revert(snapshot);
+      }
     });
 
     it('tops up a pool funded in part before minting its liquidity', async () => {

@@ -143,7 +143,7 @@ describe('chain: prices from the devnet pools', function () {
   describe('the pools', () => {
     it('puts the real factory at the devnet network’s address', async () => {
       expect(chain.deployment.uniswapV2Factory).to.equal(DEVNET_UNISWAP_V2_FACTORY);
-      expect(devnet.uniswapV2Factories).to.deep.equal([DEVNET_UNISWAP_V2_FACTORY]);
+      expect(devnet.uniswapV2.map((d) => d.factory)).to.deep.equal([DEVNET_UNISWAP_V2_FACTORY]);
       expect(await read(DEVNET_UNISWAP_V2_FACTORY, FACTORY, 'allPairsLength')).to.equal(4n);
       expect(
         (await read(DEVNET_UNISWAP_V2_FACTORY, FACTORY, 'feeToSetter')).toLowerCase(),

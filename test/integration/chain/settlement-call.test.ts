@@ -109,6 +109,8 @@ describe('chain: settlement call encoding', () => {
       trades: [
         {
           order: ORDER,
+          sellTokenIndex: 1,
+          buyTokenIndex: 0,
           owner: OWNER,
           signingScheme: 'eip1271',
           signature: '0xbeef',
@@ -140,9 +142,11 @@ describe('chain: settlement call encoding', () => {
     expect(interactions[1][0].value).to.equal(7n);
   });
 
-  it('refuses a trade token without a clearing price', () => {
+  it('refuses a trade pointing at no price, or at another token’s', () => {
     const trade = {
       order: ORDER,
+      sellTokenIndex: 0,
+      buyTokenIndex: 1,
       owner: OWNER,
       signingScheme: 'presign' as const,
       signature: '0x' as Hex,
@@ -150,7 +154,14 @@ describe('chain: settlement call encoding', () => {
     };
     expect(() =>
       encodeSettle({ tokens: [ORDER.sellToken], clearingPrices: [1n], trades: [trade] }),
-    ).to.throw(/not in the settlement's tokens/);
+    ).to.throw(/token 1 of the settlement is not/);
+    expect(() =>
+      encodeSettle({
+        tokens: [ORDER.buyToken, ORDER.sellToken],
+        clearingPrices: [1n, 1n],
+        trades: [trade],
+      }),
+    ).to.throw(/token 0 of the settlement is not/);
     expect(() =>
       encodeSettle({
         tokens: [ORDER.sellToken, ORDER.buyToken],

@@ -4,7 +4,7 @@
  * (keeping the reason), and serves the latest at GET /api/v1/auction.
  */
 import { expect } from 'chai';
-import type { Address, AuctionClosedV3 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV4 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
@@ -31,10 +31,10 @@ describe('HTTP: batch auctions (the cut)', function () {
   });
   after(() => service?.stop());
 
-  const closedAuctions = async (): Promise<AuctionClosedV3[]> =>
+  const closedAuctions = async (): Promise<AuctionClosedV4[]> =>
     (await service.ledger.readAll(null, 100_000))
       .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV3);
+      .map((e) => e.data as AuctionClosedV4);
 
   it('cuts auctions of the solvable orders, filters the rest with a reason, and serves the latest', async () => {
     const chain = await sharedTestChain();

@@ -16,7 +16,7 @@ import { hexlify, randomBytes, type Wallet } from 'ethers';
 import knex, { type Knex } from 'knex';
 import {
   type Address,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type DomainEvent,
   type Hex,
   type OrderUid,
@@ -157,7 +157,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
 
   const caughtUp = (last: string) => readModelsCaughtUp(db, service.ledger, last);
 
-  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV3> {
+  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV4> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
     const solutions: RankedSolution[] = (spec.solutions ?? []).map((s, i) => ({
@@ -169,10 +169,13 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       filteredOut: s.filteredOut ?? false,
       referenceScore: s.referenceScore ?? null,
       clearingPrices: { [WETH]: '1000', [DAI]: '1' },
-      orders: s.orders.map((o) => ({ ...o, executedAmount: o.sellAmount })),
+      solutionId: i,
+      orders: s.orders.map((o) => ({ ...o, executedAmount: o.sellAmount, fee: '0' })),
+      preInteractions: [],
       interactions: [],
+      postInteractions: [],
     }));
-    const auction: AuctionClosedV3 = {
+    const auction: AuctionClosedV4 = {
       network: NETWORK,
       id,
       block,
@@ -188,7 +191,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     return auction;
   }
 
-  const submitted = (auction: AuctionClosedV3, rank: number, txHash: Hex): DomainEvent => ({
+  const submitted = (auction: AuctionClosedV4, rank: number, txHash: Hex): DomainEvent => ({
     type: 'SettlementSubmitted',
     data: {
       network: NETWORK,
@@ -203,7 +206,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
   });
 
   const failed = (
-    auction: AuctionClosedV3,
+    auction: AuctionClosedV4,
     rank: number,
     txHash: Hex | null,
     reason: SettlementFailureReason = txHash ? 'reverted' : 'simulationFailed',

@@ -16,7 +16,7 @@ import { allProjectors } from '../../../projections/index.js';
 import { replayInto } from '../../../projections/replay.js';
 import {
   type Address,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type DeliveryChannel,
   type DomainEvent,
   type FilterReason,
@@ -123,10 +123,10 @@ describe('HTTP: account notifications', function () {
     network?: string;
   }
 
-  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV3> {
+  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV4> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
-    const auction: AuctionClosedV3 = {
+    const auction: AuctionClosedV4 = {
       network: spec.network ?? NETWORK,
       id,
       block,

@@ -14,7 +14,7 @@ import { deterministicEventId } from '../../../src/domain/event-ids.js';
 import {
   streams,
   type Address,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type TradeSettledV1,
 } from '../../../src/domain/events.js';
 import type { Notice } from '../../../src/domain/notices.js';
@@ -223,7 +223,7 @@ describe('HTTP: replacing an order', function () {
 
   let auctionId = 1_000;
   /** An auction whose only solution trades `traded` (or none at all). */
-  const auction = (traded: SignedOrder | null): AuctionClosedV3 => ({
+  const auction = (traded: SignedOrder | null): AuctionClosedV4 => ({
     network: 'devnet',
     id: ++auctionId,
     block: auctionId,
@@ -253,9 +253,13 @@ describe('HTTP: replacing an order', function () {
                 executedAmount: traded.order.sellAmount,
                 sellAmount: traded.order.sellAmount,
                 buyAmount: traded.order.buyAmount,
+                fee: '0',
               },
             ],
+            solutionId: 0,
+            preInteractions: [],
             interactions: [],
+            postInteractions: [],
           },
         ]
       : [],

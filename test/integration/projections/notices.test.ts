@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { noticesProjector } from '../../../projections/notices/projector.js';
 import {
   EVENT_VERSIONS,
-  type AuctionClosedV3,
+  type AuctionClosedV4,
   type DomainEvent,
   type OrderPlacedV1,
   type SettlementFailureReason,
@@ -43,7 +43,7 @@ function placed(n: number, partiallyFillable = false): OrderPlacedV1 {
 
 let lastAuction = 0;
 /** An auction of mainnet cut at `cut`; `won`: the orders of its one winning solution. */
-function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosedV3 {
+function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosedV4 {
   const id = ++lastAuction;
   return {
     network: 'mainnet',
@@ -75,14 +75,18 @@ function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosed
                 executedAmount: p.order.sellAmount,
                 sellAmount: p.order.sellAmount,
                 buyAmount: p.order.buyAmount,
+                fee: '0',
               })),
+              solutionId: 0,
+              preInteractions: [],
               interactions: [],
+              postInteractions: [],
             },
           ],
   };
 }
 
-const failed = (a: AuctionClosedV3, reason: SettlementFailureReason): DomainEvent => ({
+const failed = (a: AuctionClosedV4, reason: SettlementFailureReason): DomainEvent => ({
   type: 'SettlementFailed',
   data: {
     network: a.network,
@@ -96,7 +100,7 @@ const failed = (a: AuctionClosedV3, reason: SettlementFailureReason): DomainEven
 });
 
 const place = (p: OrderPlacedV1): DomainEvent => ({ type: 'OrderPlaced', data: p });
-const close = (a: AuctionClosedV3): DomainEvent => ({ type: 'AuctionClosed', data: a });
+const close = (a: AuctionClosedV4): DomainEvent => ({ type: 'AuctionClosed', data: a });
 
 function recorded(events: readonly DomainEvent[]): RecordedEvent[] {
   return events.map((e, i) => ({

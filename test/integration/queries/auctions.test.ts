@@ -10,7 +10,7 @@ import knex, { type Knex } from 'knex';
 import { auctionsProjector } from '../../../projections/auctions/projector.js';
 import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
-import type { AuctionClosedV3, DomainEvent, OrderUid } from '../../../src/domain/events.js';
+import type { AuctionClosedV4, DomainEvent, OrderUid } from '../../../src/domain/events.js';
 import type { RecordedEvent } from '../../../src/ledger/port.js';
 import { createAuctionQueries, type AuctionQueries } from '../../../src/queries/auctions.js';
 import { placed } from '../../property/arbitraries.js';
@@ -35,7 +35,7 @@ function recorded({ type, data }: DomainEvent): RecordedEvent {
 }
 
 function auction(id: number, orders: OrderUid[]): DomainEvent {
-  const data: AuctionClosedV3 = {
+  const data: AuctionClosedV4 = {
     network: 'mainnet',
     id,
     block: 100 + id,

@@ -113,7 +113,7 @@ describe('cutAuction', () => {
     const cut = await cutAuction(deps([pending, applied], inFlight).cut, new Date());
     expect(uids(cut.orders)).to.deep.equal([applied.uid]);
     expect(cut.filtered).to.deep.equal([]);
-    expect(cut.solverOrders[0]).to.include({ uid: applied.uid, executedSell: E18 / 2n });
+    expect(cut.solverOrders[0]).to.include({ uid: applied.uid, executed: E18 / 2n });
   });
 
   it('counts a buy order’s fill in buy atoms', async () => {

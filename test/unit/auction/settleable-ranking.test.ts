@@ -5,7 +5,10 @@
  */
 import { expect } from 'chai';
 import type { Address, OrderUid, RankedSolution } from '../../../src/domain/events.js';
-import type { ProposedSolution, SolverAuction } from '../../../src/domain/solver/types.js';
+import type {
+  ProposedSolution,
+  RefereeAuction,
+} from '../../../src/domain/referee/proposed-solution.js';
 import {
   CHECK_ROUNDS,
   settleableRanking,
@@ -27,11 +30,9 @@ const [ab, ab2, cb] = [
   order(3, { sellToken: C, buyToken: B, sellAmount: 100n, buyAmount: 100n }),
 ];
 
-const auction: SolverAuction = {
-  id: 1,
+const auction: RefereeAuction = {
   orders: [ab!, ab2!, cb!],
   nativePrices: new Map([A, B, C].map((t) => [t, E18])),
-  pools: [],
   wrappedNative: WETH,
 };
 
@@ -40,12 +41,13 @@ function filling(solver: string, sellToken: Address, uids: OrderUid[], surplus: 
   return {
     solver,
     solverAddress: SOLVER,
+    solutionId: 0,
     clearingPrices: new Map([
       [sellToken, 100n + surplus],
       [B, 100n],
     ]),
-    trades: uids.map((uid) => ({ uid, executedAmount: 100n })),
-    interactions: [],
+    trades: uids.map((uid) => ({ uid, executedAmount: 100n, fee: 0n })),
+    calls: { pre: [], intra: [], post: [] },
   } satisfies ProposedSolution;
 }
 
@@ -57,19 +59,22 @@ const winners = (ranked: RankedSolution[]) =>
 function checks(options: {
   reverts: (solution: RankedSolution) => boolean;
   problems?: Record<OrderUid, string>;
-  resolve?: (auction: SolverAuction) => ProposedSolution[];
+  resolve?: (orders: readonly OrderUid[]) => ProposedSolution[];
 }) {
   const asked = {
     simulated: [] as string[][],
+    dropped: [] as string[],
     probed: [] as OrderUid[][],
     resolved: [] as OrderUid[][],
   };
+  const TX = { from: SOLVER, to: SOLVER, input: '0x' as const };
   const resolve = options.resolve;
   const deps: SettleChecks = {
     wouldRevert: async (solution) => {
       asked.simulated.push(traded(solution));
-      return options.reverts(solution) ? 'execution reverted' : null;
+      return options.reverts(solution) ? { reason: 'execution reverted', tx: TX } : null;
     },
+    dropped: (proposed) => asked.dropped.push(proposed.solver),
     problems: async (trades) => {
       asked.probed.push(trades.map((t) => t.uid));
       return new Map(
@@ -81,9 +86,10 @@ function checks(options: {
     resolver: resolve
       ? {
           name: 'builtin',
-          solve: async (reduced) => {
-            asked.resolved.push(reduced.orders.map((o) => o.uid));
-            return resolve(reduced);
+          solve: async (excluded) => {
+            const left = auction.orders.map((o) => o.uid).filter((uid) => !excluded.has(uid));
+            asked.resolved.push(left);
+            return resolve(left);
           },
         }
       : null,
@@ -124,6 +130,8 @@ describe('settleable ranking', () => {
     );
     expect(winners(ranked)).to.deep.equal([['y', [ab!.uid]]]);
     expect(ranked.map((s) => [s.solver, s.rank])).to.deep.equal([['y', 1]]);
+    // The solver of the dropped winner is told.
+    expect(asked.dropped).to.deep.equal(['x']);
     // Its orders were probed; none had a problem, so none left the auction.
     expect(asked.probed).to.deep.equal([[ab!.uid, ab2!.uid]]);
     expect(excluded.size).to.equal(0);
@@ -135,9 +143,9 @@ describe('settleable ranking', () => {
       reverts: (s) => traded(s).includes(bad),
       problems: { [bad]: 'InsufficientAllowance' },
       // Solves whatever of A is left, each order alone at a surplus of 8.
-      resolve: (reduced) =>
-        reduced.orders
-          .filter((o) => o.sellToken === A)
+      resolve: (left) =>
+        auction.orders
+          .filter((o) => left.includes(o.uid) && o.sellToken === A)
           .map((o) => filling('builtin', A, [o.uid], 8n)),
     });
     const { solutions: ranked, excluded } = await settleableRanking(

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Interface } from 'ethers';
 import { SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
 import type { Interaction } from '../../../src/domain/events.js';
-import { swapInteractions } from '../../../src/auction/swap-interactions.js';
+import { amountOut } from '../../../src/domain/amm.js';
+import { poolSwaps } from '../../../src/auction/swap-interactions.js';
 import { DDAI, DUSD, E18, WETH, ddaiPool, devnetPool } from '../domain/solver/fixtures.js';
 
 /** Decoded independently of the encoder's own ABI fragments. */
@@ -22,19 +23,13 @@ function decoded(interaction: Interaction) {
   };
 }
 
-describe('swapInteractions', () => {
+describe('pool swaps as settlement calls', () => {
   const settlement = SETTLEMENT_CONTRACT;
 
   it('asks the pair for amount0Out when the token out is its token0', () => {
     // The devnet pool's token0 is DUSD: selling WETH for DUSD takes DUSD out as amount0.
-    const swap = {
-      pool: devnetPool.address,
-      tokenIn: WETH,
-      tokenOut: DUSD,
-      amountIn: E18,
-      amountOut: 2988n * E18,
-    };
-    const calls = swapInteractions([swap], [devnetPool], settlement).map(decoded);
+    const swap = { tokenIn: WETH, tokenOut: DUSD, amountIn: E18, amountOut: 2988n * E18 };
+    const calls = poolSwaps(settlement).swap(devnetPool, swap).map(decoded);
     expect(calls).to.deep.equal([
       {
         target: WETH,
@@ -54,33 +49,26 @@ describe('swapInteractions', () => {
   });
 
   it('asks the pair for amount1Out when the token out is its token1', () => {
-    const swap = {
-      pool: devnetPool.address,
-      tokenIn: DUSD,
-      tokenOut: WETH,
-      amountIn: 3010n * E18,
-      amountOut: E18,
-    };
-    const calls = swapInteractions([swap], [devnetPool], settlement).map(decoded);
+    const swap = { tokenIn: DUSD, tokenOut: WETH, amountIn: 3020n * E18, amountOut: E18 };
+    const calls = poolSwaps(settlement).swap(devnetPool, swap).map(decoded);
     expect(calls.map((c) => [c.target, c.call, c.args])).to.deep.equal([
-      [DUSD, 'transfer', [devnetPool.address, 3010n * E18]],
+      [DUSD, 'transfer', [devnetPool.address, 3020n * E18]],
       [devnetPool.address, 'swap', [0n, E18, settlement, '0x']],
     ]);
   });
 
   it('keeps a two-pool route in order, each pair paying the settlement contract', () => {
     // DDAI → WETH through the WETH/DDAI pair (WETH is its token0), then WETH → DUSD.
-    const swaps = [
-      {
-        pool: ddaiPool.address,
+    const swaps = poolSwaps(settlement);
+    const calls = [
+      ...swaps.swap(ddaiPool, {
         tokenIn: DDAI,
         tokenOut: WETH,
         amountIn: 3000n * E18,
         amountOut: 99n,
-      },
-      { pool: devnetPool.address, tokenIn: WETH, tokenOut: DUSD, amountIn: 99n, amountOut: 7n },
-    ];
-    const calls = swapInteractions(swaps, [devnetPool, ddaiPool], settlement).map(decoded);
+      }),
+      ...swaps.swap(devnetPool, { tokenIn: WETH, tokenOut: DUSD, amountIn: 99n, amountOut: 7n }),
+    ].map(decoded);
     expect(calls.map((c) => [c.target, c.call, c.args])).to.deep.equal([
       [DDAI, 'transfer', [ddaiPool.address, 3000n * E18]],
       [ddaiPool.address, 'swap', [99n, 0n, settlement, '0x']],
@@ -89,17 +77,36 @@ describe('swapInteractions', () => {
     ]);
   });
 
-  it('refuses a swap through a pool it was not given, or tokens the pool does not trade', () => {
-    const swap = {
-      pool: ddaiPool.address,
-      tokenIn: DDAI,
-      tokenOut: WETH,
-      amountIn: 1n,
-      amountOut: 1n,
-    };
-    expect(() => swapInteractions([swap], [devnetPool], settlement)).to.throw(/unknown pool/);
+  it('refuses tokens the pool does not trade, and more than the pair gives for the input', () => {
+    const swaps = poolSwaps(settlement);
     expect(() =>
-      swapInteractions([{ ...swap, pool: devnetPool.address }], [devnetPool], settlement),
+      swaps.swap(devnetPool, { tokenIn: DDAI, tokenOut: WETH, amountIn: 1n, amountOut: 1n }),
     ).to.throw(/does not trade/);
+    const most = amountOut(E18, devnetPool.reserve1, devnetPool.reserve0)!;
+    expect(() =>
+      swaps.swap(devnetPool, {
+        tokenIn: WETH,
+        tokenOut: DUSD,
+        amountIn: E18,
+        amountOut: most + 1n,
+      }),
+    ).to.throw(/gives at most/);
+    expect(() =>
+      swaps.swap(devnetPool, { tokenIn: WETH, tokenOut: DUSD, amountIn: E18, amountOut: 0n }),
+    ).to.throw(/gives at most/);
+  });
+
+  it('counts each swap from the reserves the earlier ones through the pool left', () => {
+    const swaps = poolSwaps(settlement);
+    const first = amountOut(E18, devnetPool.reserve1, devnetPool.reserve0)!;
+    swaps.swap(devnetPool, { tokenIn: WETH, tokenOut: DUSD, amountIn: E18, amountOut: first });
+    // The same swap again gives less: the pool holds more WETH and less DUSD now.
+    expect(() =>
+      swaps.swap(devnetPool, { tokenIn: WETH, tokenOut: DUSD, amountIn: E18, amountOut: first }),
+    ).to.throw(/gives at most/);
+    const second = amountOut(E18, devnetPool.reserve1 + E18, devnetPool.reserve0 - first)!;
+    expect(
+      swaps.swap(devnetPool, { tokenIn: WETH, tokenOut: DUSD, amountIn: E18, amountOut: second }),
+    ).to.have.length(2);
   });
 });

@@ -9,17 +9,15 @@ import {
   DEFAULT_COMPETITION,
   runCompetition,
   type CompetitionOptions,
-} from '../../../src/domain/competition.js';
+} from '../../../src/domain/referee/competition.js';
 import type { Address, RankedSolution } from '../../../src/domain/events.js';
 import { NATIVE_TOKEN_MARKER } from '../../../src/domain/networks.js';
-import { remaining } from '../../../src/domain/solver/execution.js';
-import { score, solve } from '../../../src/domain/solver/solve.js';
-import type {
-  ProposedSolution,
-  Solution,
-  SolverAuction,
-  SolverOrder,
-} from '../../../src/domain/solver/types.js';
+import type { OrderTerms } from '../../../src/domain/order-terms.js';
+import type { ProposedSolution } from '../../../src/domain/referee/proposed-solution.js';
+import { score } from '../../../src/domain/referee/score.js';
+import { solve } from '../../../src/domain/solver/solve.js';
+import type { Solution, SolverAuction } from '../../../src/domain/solver/types.js';
+import { remaining } from '../../../src/domain/trade-execution.js';
 import { E18, WETH, auctionsOf, directedPairs, order, uid } from './solver/fixtures.js';
 
 const token = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`;
@@ -36,8 +34,12 @@ const ETH = NATIVE_TOKEN_MARKER;
 const SOLVER: Address = '0x5050505050505050505050505050505050505050';
 
 /** Fill-or-kill sell orders of 100 atoms for at least 100 atoms. */
-const sell100 = (n: number, sellToken: Address, buyToken: Address, fields = {}) =>
-  order(n, { sellToken, buyToken, sellAmount: 100n, buyAmount: 100n, ...fields });
+const sell100 = (
+  n: number,
+  sellToken: Address,
+  buyToken: Address,
+  fields: Partial<OrderTerms> = {},
+) => order(n, { sellToken, buyToken, sellAmount: 100n, buyAmount: 100n, ...fields });
 const o = {
   ab: sell100(1, A, B),
   cd: sell100(2, C, D),
@@ -47,7 +49,7 @@ const o = {
   toWeth: sell100(6, A, WETH),
   toEth: sell100(7, A, ETH),
   toUnpriced: sell100(8, A, UNPRICED),
-  partial: sell100(9, C, D, { partiallyFillable: true, executedSell: 60n, executedBuy: 60n }),
+  partial: sell100(9, C, D, { partiallyFillable: true, executed: 60n }),
   buy: order(10, { sellToken: E, buyToken: F, sellAmount: 120n, buyAmount: 100n, kind: 'buy' }),
 };
 
@@ -60,11 +62,13 @@ const flat: SolverAuction = {
   wrappedNative: WETH,
 };
 
+const NO_CALLS = { pre: [], intra: [], post: [] };
+
 /**
  * A solution of `solver` filling each order (100 atoms of one token for another) at prices that
  * earn it exactly the given surplus: 100 + s atoms of the buy token for its 100.
  */
-function fills(solver: string, ...legs: [SolverOrder, bigint][]): ProposedSolution {
+function fills(solver: string, ...legs: [OrderTerms, bigint][]): ProposedSolution {
   const clearingPrices = new Map<Address, bigint>();
   for (const [leg, surplus] of legs) {
     clearingPrices.set(leg.sellToken, 100n + surplus);
@@ -73,9 +77,10 @@ function fills(solver: string, ...legs: [SolverOrder, bigint][]): ProposedSoluti
   return {
     solver,
     solverAddress: SOLVER,
+    solutionId: 0,
     clearingPrices,
-    trades: legs.map(([leg]) => ({ uid: leg.uid, executedAmount: 100n })),
-    interactions: [],
+    trades: legs.map(([leg]) => ({ uid: leg.uid, executedAmount: 100n, fee: 0n })),
+    calls: NO_CALLS,
   };
 }
 
@@ -89,6 +94,7 @@ describe('competition', () => {
     const proposed: ProposedSolution = {
       solver: 'builtin',
       solverAddress: '0x00000000000000000000000000000000000000aa',
+      solutionId: 7,
       // A sells at 107/100: 107 B for its 100 A, 7 over its limit.
       // The buy order pays 100 E for 100 F against a limit of 120: 20 E of surplus, worth
       // 20 · 100/120 = 16 F at its limit price.
@@ -99,16 +105,17 @@ describe('competition', () => {
         [F, 5n],
       ]),
       trades: [
-        { uid: o.ab.uid, executedAmount: 100n },
-        { uid: o.buy.uid, executedAmount: 100n },
+        { uid: o.ab.uid, executedAmount: 100n, fee: 0n },
+        { uid: o.buy.uid, executedAmount: 100n, fee: 0n },
       ],
-      interactions,
+      calls: { pre: [], intra: interactions, post: [] },
     };
     const [only, ...none] = runCompetition(flat, [proposed]);
     expect(none).to.deep.equal([]);
     expect(only).to.deep.equal({
       solver: 'builtin',
       solverAddress: '0x00000000000000000000000000000000000000aa',
+      solutionId: 7,
       score: '23',
       rank: 1,
       isWinner: true,
@@ -124,6 +131,7 @@ describe('competition', () => {
           executedAmount: '100',
           sellAmount: '100',
           buyAmount: '107',
+          fee: '0',
         },
         {
           uid: o.buy.uid,
@@ -132,9 +140,12 @@ describe('competition', () => {
           executedAmount: '100',
           sellAmount: '100',
           buyAmount: '100',
+          fee: '0',
         },
       ],
+      preInteractions: [],
       interactions,
+      postInteractions: [],
     });
     // Scaled by the native prices: B at 2e18 doubles the sell order's part.
     const dear = { ...flat, nativePrices: new Map([...flat.nativePrices, [B, 2n * E18]]) };
@@ -151,8 +162,8 @@ describe('competition', () => {
         [F, 5n],
       ]),
       trades: [
-        { uid: o.partial.uid, executedAmount: 40n },
-        { uid: o.buy.uid, executedAmount: 100n },
+        { uid: o.partial.uid, executedAmount: 40n, fee: 0n },
+        { uid: o.buy.uid, executedAmount: 100n, fee: 0n },
       ],
     };
     const [ranked] = runCompetition(flat, [partial]);
@@ -165,6 +176,7 @@ describe('competition', () => {
         executedAmount: '40',
         sellAmount: '40',
         buyAmount: '60',
+        fee: '0',
       },
       // 100 F at 5/6 E each: 83 E (rounded down), 37 E under the limit of 120: 37·100/120 = 30 F.
       {
@@ -174,19 +186,64 @@ describe('competition', () => {
         executedAmount: '100',
         sellAmount: '83',
         buyAmount: '100',
+        fee: '0',
       },
     ]);
     expect(ranked!.score).to.equal('50');
   });
 
+  it('takes a solver’s fee from the trader: sold with the fee, scored without its worth', () => {
+    // The partial order sells 40 C, 4 of them the solver's fee: 36 C at 3/2 buy 54 D. Its limit
+    // is 1 D per C: the 40 C paid owed 40 D, so 14 D of surplus (20 without the fee).
+    const withFee: ProposedSolution = {
+      ...fills('p'),
+      clearingPrices: new Map([
+        [C, 3n],
+        [D, 2n],
+      ]),
+      trades: [{ uid: o.partial.uid, executedAmount: 36n, fee: 4n }],
+    };
+    const [ranked] = runCompetition(flat, [withFee]);
+    expect(ranked!.orders).to.deep.equal([
+      {
+        uid: o.partial.uid,
+        sellToken: C,
+        buyToken: D,
+        executedAmount: '40',
+        sellAmount: '40',
+        buyAmount: '54',
+        fee: '4',
+      },
+    ]);
+    expect(ranked!.score).to.equal('14');
+    // A fill-or-kill order fills whole with the fee: 95 A and a fee of 5 make its 100.
+    const whole = {
+      ...fills('w', [o.ab, 7n]),
+      trades: [{ uid: o.ab.uid, executedAmount: 95n, fee: 5n }],
+    };
+    expect(runCompetition(flat, [whole])[0]!.orders[0]).to.include({
+      executedAmount: '100',
+      sellAmount: '100',
+    });
+    const short = { ...whole, trades: [{ uid: o.ab.uid, executedAmount: 95n, fee: 4n }] };
+    expect(runCompetition(flat, [short])).to.deep.equal([]);
+  });
+
   it('drops solutions the contract would refuse or that cannot be scored', () => {
-    const filledBefore = { ...o.ab2, executedSell: 100n, executedBuy: 100n };
+    const filledBefore = { ...o.ab2, executed: 100n };
     const auction = { ...flat, orders: [...flat.orders.filter((x) => x !== o.ab2), filledBefore] };
     const good = fills('good', [o.ab, 5n]);
-    const trade = (leg: SolverOrder, executedAmount: bigint) => ({ uid: leg.uid, executedAmount });
+    const trade = (leg: OrderTerms, executedAmount: bigint) => ({
+      uid: leg.uid,
+      executedAmount,
+      fee: 0n,
+    });
     const bad: Record<string, ProposedSolution> = {
       'no trades': { ...good, trades: [] },
-      'an order not in the auction': { ...good, trades: [{ uid: uid(99), executedAmount: 100n }] },
+      'an order not in the auction': {
+        ...good,
+        trades: [{ uid: uid(99), executedAmount: 100n, fee: 0n }],
+      },
       'the same order twice': { ...good, trades: [trade(o.ab, 100n), trade(o.ab, 100n)] },
       'a fill-or-kill order in part': { ...good, trades: [trade(o.ab, 99n)] },
       'a fill-or-kill order filled before': fills('x', [filledBefore, 5n]),
@@ -371,9 +428,10 @@ describe('competition', () => {
 const proposal = (solver: string, solution: Solution): ProposedSolution => ({
   solver,
   solverAddress: SOLVER,
+  solutionId: 0,
   clearingPrices: solution.clearingPrices,
-  trades: solution.trades,
-  interactions: [],
+  trades: solution.trades.map((trade) => ({ ...trade, fee: 0n })),
+  calls: NO_CALLS,
 });
 
 /**
@@ -415,13 +473,15 @@ function fresh(auction: SolverAuction, f: Fake): ProposedSolution {
     solver: f.solver,
     solverAddress: SOLVER,
     clearingPrices: prices,
+    solutionId: 0,
     trades: chosen.map((x) => ({
       uid: x.uid,
       executedAmount: x.partiallyFillable
         ? (remaining(x) * BigInt(f.percent - 25)) / 100n
         : remaining(x),
+      fee: 0n,
     })),
-    interactions: [],
+    calls: NO_CALLS,
   };
 }
 
@@ -463,7 +523,7 @@ function alter(auction: SolverAuction, solutions: readonly Solution[], f: Fake):
       return {
         ...base,
         clearingPrices: new Map([...other.clearingPrices, ...base.clearingPrices]),
-        trades: [...base.trades, ...other.trades],
+        trades: [...base.trades, ...other.trades.map((trade) => ({ ...trade, fee: 0n }))],
       };
     }
     case 'halve':
@@ -504,7 +564,7 @@ const asPriced = (ranked: RankedSolution) => ({
   trades: ranked.orders.map((x) => ({ uid: x.uid, executedAmount: BigInt(x.executedAmount) })),
 });
 
-function ordersOf(auction: SolverAuction, ranked: RankedSolution): SolverOrder[] {
+function ordersOf(auction: SolverAuction, ranked: RankedSolution): OrderTerms[] {
   return ranked.orders.map((x) => auction.orders.find((candidate) => candidate.uid === x.uid)!);
 }
 
@@ -634,7 +694,7 @@ function assertTrades({ auction, builtin, proposed }: Case, ranked: RankedSoluti
       const amount = BigInt(done.executedAmount);
       expect(amount).to.equal(x.kind === 'sell' ? sold : bought);
       const full = x.kind === 'sell' ? x.sellAmount : x.buyAmount;
-      const filled = x.kind === 'sell' ? x.executedSell : x.executedBuy;
+      const filled = x.executed;
       expect(amount > 0n && filled + amount <= full, 'within what is left').to.equal(true);
       if (!x.partiallyFillable) expect(amount).to.equal(full);
     }

@@ -97,7 +97,16 @@ describe('upcast', () => {
         data: {
           ...v2,
           orders: named,
-          solutions: [{ ...solution, orders: [{ ...trade, sellToken: SELL, buyToken: BUY }] }],
+          solutions: [
+            {
+              ...solution,
+              orders: [{ ...trade, sellToken: SELL, buyToken: BUY, fee: '0' }],
+              // v4: no solver gave the solution an id, took a fee, or made calls around the trades.
+              solutionId: null,
+              preInteractions: [],
+              postInteractions: [],
+            },
+          ],
         },
       });
     });
@@ -116,11 +125,12 @@ describe('upcast', () => {
       });
     });
 
-    it('takes payloads valid at v1 and v2 to payloads valid at the current version', () => {
+    it('takes payloads valid at v1, v2 and v3 to payloads valid at the current version', () => {
       const { solutions: _, deadline: __, deadlineBlock: ___, ...v1 } = v2;
       const stored: [number, object][] = [
         [1, { ...v1, solutions: [], winners: [] }],
         [2, v2],
+        [3, UPCASTERS.AuctionClosed[1]!(structuredClone(v2)) as object],
       ];
       for (const [version, data] of stored) {
         expect(eventPayloadProblem('AuctionClosed', version, data), `v${version}`).to.equal(null);

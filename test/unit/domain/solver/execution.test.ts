@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { MAX_UINT256 } from '../../../../src/domain/amounts.js';
+import { checkSolution, settlementGas } from '../../../../src/domain/solver/execution.js';
 import {
-  checkSolution,
   executedAmounts,
   nativeSurplus,
   remaining,
   respectsLimit,
-  settlementGas,
-} from '../../../../src/domain/solver/execution.js';
+} from '../../../../src/domain/trade-execution.js';
 import { SETTLEMENT_SINGLE_TRADE_GAS } from '../../../../src/domain/amm.js';
 import type { Solution } from '../../../../src/domain/solver/types.js';
 import { DUSD, E18, WETH, devnetPool, devnetPrices, order } from './fixtures.js';
@@ -50,12 +49,12 @@ describe('solver execution (GPv2Settlement computeTradeExecution)', () => {
   });
 
   it('refuses fills beyond what is left, and fill-or-kill orders filled before', () => {
-    const partial = { ...sell, partiallyFillable: true, executedSell: 6n };
+    const partial = { ...sell, partiallyFillable: true, executed: 6n };
     expect(remaining(partial)).to.equal(4n);
     expect(executedAmounts(partial, 4n, prices(3n, 2n))).to.not.equal(null);
     expect(executedAmounts(partial, 5n, prices(3n, 2n))).to.equal(null);
-    expect(remaining({ ...sell, executedSell: 10n })).to.equal(0n);
-    expect(executedAmounts({ ...sell, executedSell: 10n }, 10n, prices(3n, 2n))).to.equal(null);
+    expect(remaining({ ...sell, executed: 10n })).to.equal(0n);
+    expect(executedAmounts({ ...sell, executed: 10n }, 10n, prices(3n, 2n))).to.equal(null);
   });
 
   it('values surplus as CIP-38: buy-order surplus through the limit price into the buy token', () => {

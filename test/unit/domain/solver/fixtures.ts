@@ -2,8 +2,9 @@
 import fc from 'fast-check';
 import type { Pool } from '../../../../src/domain/amm.js';
 import type { Address, OrderUid } from '../../../../src/domain/events.js';
-import { score, type PricedTrades } from '../../../../src/domain/solver/score.js';
-import type { SolverAuction, SolverOrder } from '../../../../src/domain/solver/types.js';
+import type { OrderTerms } from '../../../../src/domain/order-terms.js';
+import { score, type PricedTrades } from '../../../../src/domain/referee/score.js';
+import type { SolverAuction } from '../../../../src/domain/solver/types.js';
 
 export const E18 = 10n ** 18n;
 export const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -15,16 +16,15 @@ export const uid = (n: number): OrderUid => `0x${n.toString(16).padStart(112, '0
 
 export function order(
   n: number,
-  fields: Pick<SolverOrder, 'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount'> &
-    Partial<SolverOrder>,
-): SolverOrder {
+  fields: Pick<OrderTerms, 'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount'> &
+    Partial<OrderTerms>,
+): OrderTerms {
   return {
     uid: uid(n),
     owner: OWNER,
     kind: 'sell',
     partiallyFillable: false,
-    executedSell: 0n,
-    executedBuy: 0n,
+    executed: 0n,
     ...fields,
   };
 }
@@ -34,7 +34,7 @@ export function order(
  * orders offer 10000/`ask`% of its sell amount.
  */
 function limitAmounts(
-  s: { kind: SolverOrder['kind']; ask: number },
+  s: { kind: OrderTerms['kind']; ask: number },
   sellAtoms: bigint,
   buyAtoms: bigint,
 ): [bigint, bigint] {
@@ -45,28 +45,24 @@ function limitAmounts(
 
 /**
  * An order filled before: partially fillable ones by `partly` of their amount (rounded down to
- * a percent), fill-or-kill ones entirely (`whole` 1) or not at all (0). Both executed amounts
- * in proportion, as the contract's own counter would have them.
+ * a percent), fill-or-kill ones entirely (`whole` 1) or not at all (0), as the contract's own
+ * counter would have them.
  */
 function filledOrder(
   n: number,
   fields: Pick<
-    SolverOrder,
+    OrderTerms,
     'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount' | 'kind' | 'partiallyFillable'
   >,
   partly: number,
   whole: 0 | 1,
-): SolverOrder {
+): OrderTerms {
   const { sellAmount, buyAmount, kind } = fields;
   const full = kind === 'sell' ? sellAmount : buyAmount;
-  const filled = fields.partiallyFillable
+  const executed = fields.partiallyFillable
     ? (full * BigInt(Math.round(partly * 10_000))) / 10_000n
     : full * BigInt(whole);
-  return order(n, {
-    ...fields,
-    executedSell: kind === 'sell' ? filled : (sellAmount * filled) / buyAmount,
-    executedBuy: kind === 'buy' ? filled : (buyAmount * filled) / sellAmount,
-  });
+  return order(n, { ...fields, executed });
 }
 
 /** The devnet's WETH/DUSD pair: 1,000 WETH against 3,000,000 DUSD. */
@@ -94,7 +90,7 @@ export const devnetPrices = new Map<Address, bigint>([
   [DDAI, E18 / 3000n],
 ]);
 
-export function auction(orders: SolverOrder[], pools: Pool[] = [], id = 1): SolverAuction {
+export function auction(orders: OrderTerms[], pools: Pool[] = [], id = 1): SolverAuction {
   return { id, orders, nativePrices: devnetPrices, pools, wrappedNative: WETH };
 }
 
@@ -188,7 +184,7 @@ export function randomOrders(native: ReadonlyMap<Address, bigint>, minLength = 0
     ),
   });
   return fc.array(spec, { minLength, maxLength: 8 }).map((specs) =>
-    specs.map((s, i): SolverOrder => {
+    specs.map((s, i): OrderTerms => {
       const [sellToken, buyToken] = s.reversed
         ? [s.tokens[1], s.tokens[0]]
         : [s.tokens[0], s.tokens[1]];
@@ -264,7 +260,7 @@ export function ringOrders(native: ReadonlyMap<Address, bigint>, firstUid: numbe
     })
     .map(({ cycle, value, legs }) =>
       legs.flatMap((specs, i) =>
-        specs.map((s): SolverOrder => {
+        specs.map((s): OrderTerms => {
           const [sellToken, buyToken] = [cycle[i]!, cycle[(i + 1) % 3]!];
           const worth = (value * s.size) / 100n;
           const [sellAtoms, buyAtoms] = [

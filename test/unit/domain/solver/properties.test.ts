@@ -7,8 +7,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Address } from '../../../../src/domain/events.js';
 import { gcd } from '../../../../src/domain/solver/execution.js';
-import { score, solve } from '../../../../src/domain/solver/solve.js';
-import type { Solution, SolverAuction, SolverOrder } from '../../../../src/domain/solver/types.js';
+import type { OrderTerms } from '../../../../src/domain/order-terms.js';
+import { score } from '../../../../src/domain/referee/score.js';
+import { solve } from '../../../../src/domain/solver/solve.js';
+import type { Solution, SolverAuction } from '../../../../src/domain/solver/types.js';
 import {
   CYCLES,
   DDAI,
@@ -59,7 +61,7 @@ function assertSound(solution: Solution, auction: SolverAuction) {
     expect(o.sellAmount * ps <= MAX_UINT256 && o.buyAmount * pb <= MAX_UINT256).to.equal(true);
     expect(o.sellAmount * ps >= o.buyAmount * pb, 'limit price respected').to.equal(true);
     const full = o.kind === 'sell' ? o.sellAmount : o.buyAmount;
-    const filled = o.kind === 'sell' ? o.executedSell : o.executedBuy;
+    const filled = o.executed;
     if (o.partiallyFillable) {
       expect(trade.executedAmount > 0n, 'executes something').to.equal(true);
       expect(filled + trade.executedAmount <= full, 'not beyond what is left').to.equal(true);
@@ -110,9 +112,7 @@ function after(auction: SolverAuction, solution: Solution): SolverAuction {
     pools,
     orders: auction.orders.map((o) => {
       const done = executed.get(o.uid);
-      return done
-        ? { ...o, executedSell: o.executedSell + done.sell, executedBuy: o.executedBuy + done.buy }
-        : o;
+      return done ? { ...o, executed: o.executed + (o.kind === 'sell' ? done.sell : done.buy) } : o;
     }),
   };
 }
@@ -178,7 +178,7 @@ describe('solver properties (random auctions)', () => {
           // Each leg moves exactly the ring's amount of its token: all of them fill at the prices
           // 1 / amount, within every limit (each asks at most the market).
           const amount = cycle.map((token) => atoms(value, token, native));
-          const orders = cycle.map((sellToken, i): SolverOrder => {
+          const orders = cycle.map((sellToken, i): OrderTerms => {
             const j = (i + 1) % 3;
             const [sellAmount, buyAmount] =
               kinds[i] === 'sell'
@@ -193,8 +193,7 @@ describe('solver properties (random auctions)', () => {
               buyAmount: buyAmount > 0n ? buyAmount : 1n,
               kind: kinds[i]!,
               partiallyFillable: false,
-              executedSell: 0n,
-              executedBuy: 0n,
+              executed: 0n,
             };
           });
           const auction = { id: 1, orders, nativePrices: native, pools: [], wrappedNative: WETH };
@@ -235,7 +234,7 @@ describe('solver properties (random auctions)', () => {
         (native, value, ask) => {
           // Both ask less than the market: they always cross.
           const [a, b] = [atoms(value, DUSD, native), atoms(value, DDAI, native)];
-          const orders: SolverOrder[] = [
+          const orders: OrderTerms[] = [
             {
               uid: uid(1),
               owner: WETH,
@@ -245,8 +244,7 @@ describe('solver properties (random auctions)', () => {
               buyAmount: (b * BigInt(ask)) / 100n + 1n,
               kind: 'sell',
               partiallyFillable: true,
-              executedSell: 0n,
-              executedBuy: 0n,
+              executed: 0n,
             },
             {
               uid: uid(2),
@@ -257,8 +255,7 @@ describe('solver properties (random auctions)', () => {
               buyAmount: (a * BigInt(ask)) / 100n + 1n,
               kind: 'sell',
               partiallyFillable: true,
-              executedSell: 0n,
-              executedBuy: 0n,
+              executed: 0n,
             },
           ];
           const auction = { id: 1, orders, nativePrices: native, pools: [], wrappedNative: WETH };

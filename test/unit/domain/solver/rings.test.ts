@@ -5,11 +5,10 @@
 import { expect } from 'chai';
 import type { Pool } from '../../../../src/domain/amm.js';
 import type { Address } from '../../../../src/domain/events.js';
-import {
-  checkSolution,
-  executedAmounts,
-  tokenBalances,
-} from '../../../../src/domain/solver/execution.js';
+import type { OrderTerms } from '../../../../src/domain/order-terms.js';
+import { score } from '../../../../src/domain/referee/score.js';
+import { checkSolution, tokenBalances } from '../../../../src/domain/solver/execution.js';
+import { executedAmounts } from '../../../../src/domain/trade-execution.js';
 import {
   MAX_RING_CYCLES,
   MAX_RING_PRICES,
@@ -19,8 +18,8 @@ import {
   ringPrices,
   rings,
 } from '../../../../src/domain/solver/rings.js';
-import { MAX_SETTLEMENT_GAS, score, solve } from '../../../../src/domain/solver/solve.js';
-import type { Solution, SolverAuction, SolverOrder } from '../../../../src/domain/solver/types.js';
+import { MAX_SETTLEMENT_GAS, solve } from '../../../../src/domain/solver/solve.js';
+import type { Solution, SolverAuction } from '../../../../src/domain/solver/types.js';
 import {
   DDAI,
   DUSD,
@@ -54,7 +53,7 @@ function assertBalancedRing(solution: Solution, a: SolverAuction) {
 }
 
 /** What each order of `solution` sells and buys, by uid. */
-function fills(solution: Solution, orders: readonly SolverOrder[]) {
+function fills(solution: Solution, orders: readonly OrderTerms[]) {
   return new Map(
     solution.trades.map((trade) => {
       const o = orders.find((candidate) => candidate.uid === trade.uid)!;
@@ -330,7 +329,7 @@ describe('rings', () => {
           i === 0 ? E18 : BigInt(1 + Math.floor(random() * 999)) * 10n ** BigInt(8 + i),
         ]),
       );
-      const orders = Array.from({ length: n }, (_, i): SolverOrder => {
+      const orders = Array.from({ length: n }, (_, i): OrderTerms => {
         const s = Math.floor(random() * tokens);
         const b = (s + 1 + Math.floor(random() * (tokens - 1))) % tokens;
         const [sellToken, buyToken] = [list[s]!, list[b]!];

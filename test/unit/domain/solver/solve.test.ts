@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { amountOut } from '../../../../src/domain/amm.js';
-import { executedAmounts, settlementGas } from '../../../../src/domain/solver/execution.js';
+import type { OrderTerms } from '../../../../src/domain/order-terms.js';
+import { score } from '../../../../src/domain/referee/score.js';
+import { settlementGas } from '../../../../src/domain/solver/execution.js';
+import { executedAmounts } from '../../../../src/domain/trade-execution.js';
 import { coincidences, simplestBetween } from '../../../../src/domain/solver/coincidence.js';
-import { MAX_SETTLEMENT_GAS, score, solve } from '../../../../src/domain/solver/solve.js';
-import type { Solution, SolverOrder } from '../../../../src/domain/solver/types.js';
+import { MAX_SETTLEMENT_GAS, solve } from '../../../../src/domain/solver/solve.js';
+import type { Solution } from '../../../../src/domain/solver/types.js';
 import {
   DDAI,
   DUSD,
@@ -17,7 +20,7 @@ import {
 } from './fixtures.js';
 
 /** What each order of `solution` sells and buys, by uid. */
-function fills(solution: Solution, orders: readonly SolverOrder[]) {
+function fills(solution: Solution, orders: readonly OrderTerms[]) {
   return new Map(
     solution.trades.flatMap((trade) => {
       const o = orders.find((candidate) => candidate.uid === trade.uid);
@@ -29,10 +32,10 @@ function fills(solution: Solution, orders: readonly SolverOrder[]) {
 }
 
 /** `order` after `solution` settled: its fill counted as the contract counts it. */
-function settled(o: SolverOrder, solution: Solution): SolverOrder {
+function settled(o: OrderTerms, solution: Solution): OrderTerms {
   const done = fills(solution, [o]).get(o.uid);
   if (done === undefined) return o;
-  return { ...o, executedSell: o.executedSell + done.sell, executedBuy: o.executedBuy + done.buy };
+  return { ...o, executed: o.executed + (o.kind === 'sell' ? done.sell : done.buy) };
 }
 
 describe('solver', () => {
@@ -161,7 +164,7 @@ describe('solver', () => {
         buy: 18_000n * E18,
       });
       weth = settled(weth, two!);
-      expect(weth.executedSell).to.equal(weth.sellAmount);
+      expect(weth.executed).to.equal(weth.sellAmount);
 
       const third = order(4, {
         sellToken: DUSD,

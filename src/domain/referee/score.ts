@@ -4,22 +4,33 @@
  * and by the competition, which ranks every solver's solutions with them.
  */
 import type { Address, OrderUid } from '../events.js';
-import { executedAmounts, nativeSurplus } from './execution.js';
-import type { Solution, SolverAuction, SolverOrder } from './types.js';
+import type { OrderTerms } from '../order-terms.js';
+import { nativeSurplus, tradeAmounts, type ExecutedTrade } from '../trade-execution.js';
+import type { RefereeAuction } from './proposed-solution.js';
 
-/** What decides a solution's score: its clearing prices and trades (not how it settles them). */
-export type PricedTrades = Pick<Solution, 'clearingPrices' | 'trades'>;
+/**
+ * What decides a solution's score: its clearing prices and trades, each with the fee its solver
+ * takes (none stated: none taken), not how it settles them.
+ */
+export interface PricedTrades {
+  clearingPrices: ReadonlyMap<Address, bigint>;
+  trades: readonly (ExecutedTrade & { fee?: bigint })[];
+}
 
 /** A directed token pair as the fairness filter keys it: `sellToken/buyToken`. */
-export const directedPair = (order: SolverOrder): string => `${order.sellToken}/${order.buyToken}`;
+export const directedPair = (order: OrderTerms): string => `${order.sellToken}/${order.buyToken}`;
 
 /**
  * CIP-38 score: each trade's surplus over its limit price, in native atoms, plus the protocol
- * fees (none: the auction attaches no fee policy to these orders). Null when a trade would
- * revert or cannot be valued (no native price): the reference drops such a solution. Whether
- * the settlement balances is `checkSolution`'s question, not this one's.
+ * fees (none: the auction attaches no fee policy to these orders). A solver's fee is paid by the
+ * trader, so it lowers the surplus one for one. Null when a trade would revert or cannot be
+ * valued (no native price): the reference drops such a solution. Whether the settlement
+ * balances is `checkSolution`'s question, not this one's.
  */
-export function score(solution: PricedTrades, auction: SolverAuction): bigint | null {
+export function score(
+  solution: PricedTrades,
+  auction: Pick<RefereeAuction, 'orders' | 'nativePrices'>,
+): bigint | null {
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
   return sum(directedScores(solution, orders, auction.nativePrices));
 }
@@ -27,15 +38,20 @@ export function score(solution: PricedTrades, auction: SolverAuction): bigint | 
 /** The score per directed token pair (`directedPair`), as the fairness filter splits it; null as `score`. */
 export function directedScores(
   solution: PricedTrades,
-  orders: ReadonlyMap<OrderUid, SolverOrder>,
+  orders: ReadonlyMap<OrderUid, OrderTerms>,
   nativePrices: ReadonlyMap<Address, bigint>,
 ): Map<string, bigint> | null {
   const scores = new Map<string, bigint>();
   for (const trade of solution.trades) {
     const order = orders.get(trade.uid);
     if (order === undefined) return null;
-    const executed = executedAmounts(order, trade.executedAmount, solution.clearingPrices);
-    const value = executed && nativeSurplus(order, executed, nativePrices);
+    const executed = tradeAmounts(
+      order,
+      { ...trade, fee: trade.fee ?? 0n },
+      solution.clearingPrices,
+    );
+    const value =
+      typeof executed === 'string' ? null : nativeSurplus(order, executed, nativePrices);
     if (value === null) return null;
     const pair = directedPair(order);
     scores.set(pair, (scores.get(pair) ?? 0n) + value);

@@ -6,12 +6,12 @@
  * Pure and deterministic: ties keep the input order, so a caller wanting random tie-breaks
  * shuffles the solutions first, as the reference does.
  */
-import type { Address, OrderUid, RankedSolution, SolutionOrder } from './events.js';
-import { NATIVE_TOKEN_MARKER } from './networks.js';
-import { checkTrades, executedAmounts, type Executed } from './solver/execution.js';
-import { directedScores, sum, undercuts } from './solver/score.js';
-import { MAX_SOLUTIONS } from './solver/solve.js';
-import type { ProposedSolution, SolverAuction, SolverOrder } from './solver/types.js';
+import type { Address, OrderUid, RankedSolution, SolutionOrder } from '../events.js';
+import { NATIVE_TOKEN_MARKER } from '../networks.js';
+import type { OrderTerms } from '../order-terms.js';
+import { tradeAmounts, type Executed } from '../trade-execution.js';
+import type { ProposedSolution, RefereeAuction } from './proposed-solution.js';
+import { directedScores, sum, undercuts } from './score.js';
 
 export interface CompetitionOptions {
   /** Solutions taken per solver (by name), the first ones it proposed. Reference: 3. */
@@ -20,8 +20,11 @@ export interface CompetitionOptions {
   maxWinners: number;
 }
 
+/** Solutions the reference's autopilot takes per solver (reference §6, competition step 2). */
+export const MAX_SOLUTIONS_PER_SOLVER = 3;
+
 export const DEFAULT_COMPETITION: CompetitionOptions = {
-  maxSolutionsPerSolver: MAX_SOLUTIONS,
+  maxSolutionsPerSolver: MAX_SOLUTIONS_PER_SOLVER,
   maxWinners: 20,
 };
 
@@ -35,8 +38,8 @@ interface Entry {
   pairs: Map<string, bigint>;
   /** Directed pairs with the native-token marker counted as the wrapped native token. */
   swapped: Set<string>;
-  /** What each trade moves, in the order of `proposed.trades`. */
-  executed: { order: SolverOrder; amounts: Executed }[];
+  /** What each trade moves, and the fee its solver takes, in the order of `proposed.trades`. */
+  executed: { order: OrderTerms; amounts: Executed; fee: bigint }[];
 }
 
 /** Step 2: at most `max` solutions per solver name, the first ones in input order. */
@@ -57,23 +60,23 @@ function capPerSolver(proposed: readonly ProposedSolution[], max: number): Propo
 function evaluate(
   proposed: ProposedSolution,
   index: number,
-  orders: ReadonlyMap<OrderUid, SolverOrder>,
-  auction: SolverAuction,
+  orders: ReadonlyMap<OrderUid, OrderTerms>,
+  auction: RefereeAuction,
 ): Entry | null {
-  if (checkTrades(proposed.trades, orders) !== null) return null;
+  if (proposed.trades.length === 0) return null;
+  const executed: Entry['executed'] = [];
+  for (const trade of proposed.trades) {
+    const order = orders.get(trade.uid);
+    if (order === undefined || executed.some((e) => e.order === order)) return null;
+    const amounts = tradeAmounts(order, trade, proposed.clearingPrices);
+    if (typeof amounts === 'string') return null;
+    executed.push({ order, amounts, fee: trade.fee });
+  }
   const pairs = directedScores(proposed, orders, auction.nativePrices);
   const score = sum(pairs);
   if (pairs === null || score === null) return null;
   const asErc20 = (token: Address) =>
     token === NATIVE_TOKEN_MARKER ? auction.wrappedNative : token;
-  // Checked above: every trade is an auction order the contract executes at these prices.
-  const executed = proposed.trades.map((trade) => {
-    const order = orders.get(trade.uid)!;
-    return {
-      order,
-      amounts: executedAmounts(order, trade.executedAmount, proposed.clearingPrices)!,
-    };
-  });
   const swapped = new Set(
     executed.map(({ order }) => `${asErc20(order.sellToken)}/${asErc20(order.buyToken)}`),
   );
@@ -114,18 +117,20 @@ function output(
   referenceScore: bigint | null,
 ): RankedSolution {
   const { proposed } = entry;
-  const orders = entry.executed.map(({ order, amounts }): SolutionOrder => ({
+  const orders = entry.executed.map(({ order, amounts, fee }): SolutionOrder => ({
     uid: order.uid,
     sellToken: order.sellToken,
     buyToken: order.buyToken,
-    // What the contract counts the fill in: for fill-or-kill orders, their full amount.
+    // What the contract counts the fill in: a sell order's sold atoms with the fee.
     executedAmount: (order.kind === 'sell' ? amounts.sell : amounts.buy).toString(),
     sellAmount: amounts.sell.toString(),
     buyAmount: amounts.buy.toString(),
+    fee: fee.toString(),
   }));
   return {
     solver: proposed.solver,
     solverAddress: proposed.solverAddress,
+    solutionId: proposed.solutionId,
     score: entry.score.toString(),
     rank,
     isWinner,
@@ -135,7 +140,9 @@ function output(
       [...proposed.clearingPrices].map(([token, price]) => [token, price.toString()]),
     ),
     orders,
-    interactions: [...proposed.interactions],
+    preInteractions: [...proposed.calls.pre],
+    interactions: [...proposed.calls.intra],
+    postInteractions: [...proposed.calls.post],
   };
 }
 
@@ -148,7 +155,7 @@ function output(
  * removed, the fairness filter and the selection run again without them.
  */
 export function runCompetition(
-  auction: SolverAuction,
+  auction: RefereeAuction,
   proposed: readonly ProposedSolution[],
   options: CompetitionOptions = DEFAULT_COMPETITION,
 ): RankedSolution[] {
@@ -163,7 +170,7 @@ export interface RankedProposal {
 
 /** `runCompetition`, each ranked solution beside its proposal: a caller may drop that one and rank again. */
 export function rankProposals(
-  auction: SolverAuction,
+  auction: RefereeAuction,
   proposed: readonly ProposedSolution[],
   options: CompetitionOptions = DEFAULT_COMPETITION,
 ): RankedProposal[] {

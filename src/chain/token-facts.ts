@@ -1,0 +1,105 @@
+/**
+ * What solvers are told of each token of an auction (the solver engine API's `TokenInfo`): its
+ * decimals and symbol, each read once for the life of the process (they never change), and what
+ * the settlement contract itself holds of it at the auction's block. A token without the
+ * optional metadata has none (null); what cannot be read at all stops the round, as any other
+ * chain read of the cut does.
+ */
+import { AbiCoder, isError } from 'ethers';
+import type { Address, Hex } from '../domain/events.js';
+import { encodeBalanceOf, decodeUint256 } from './abi-words.js';
+import type { ChainRpc } from './rpc.js';
+import type { TokenDecimals } from './token-decimals.js';
+
+export interface TokenFacts {
+  decimals: number | null;
+  symbol: string | null;
+  availableBalance: bigint;
+}
+
+export interface TokenFactsReader {
+  /** The facts of each of `tokens`, balances held by `holder` at `block` (default the latest). */
+  read(
+    tokens: readonly Address[],
+    holder: Address,
+    block?: number,
+  ): Promise<Map<Address, TokenFacts>>;
+}
+
+/** Selector of `symbol()`. */
+const SYMBOL = '0x95d89b41';
+/** Longest symbol kept: a longer one is no symbol a solver can show. */
+const MAX_SYMBOL_CHARS = 64;
+
+export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenFactsReader {
+  const symbols = new Map<Address, string>();
+
+  const call = (what: string, to: Address, data: string, tag: string) =>
+    rpc.request(what, (node) => node.send('eth_call', [{ to, data }, tag]) as Promise<Hex>, {
+      batched: true,
+    });
+
+  async function symbolOf(token: Address): Promise<string | null> {
+    const known = symbols.get(token);
+    if (known !== undefined) return known;
+    let result: Hex;
+    try {
+      result = await call(`symbol of ${token}`, token, SYMBOL, 'latest');
+    } catch (error) {
+      if (isError(error, 'CALL_EXCEPTION')) return null;
+      throw error;
+    }
+    const symbol = decodeSymbol(result);
+    // Not kept when absent: a contract may yet be deployed at the address.
+    if (symbol !== null) symbols.set(token, symbol);
+    return symbol;
+  }
+
+  /** A token that refuses `balanceOf`, or answers nothing an ERC-20 would, holds nothing here. */
+  async function balanceOf(token: Address, holder: Address, tag: string): Promise<bigint> {
+    try {
+      const result = await call(`balanceOf of ${token}`, token, encodeBalanceOf(holder), tag);
+      return decodeUint256(result, 'balanceOf');
+    } catch (error) {
+      if (isError(error, 'CALL_EXCEPTION') || isError(error, 'BAD_DATA')) return 0n;
+      throw error;
+    }
+  }
+
+  return {
+    async read(tokens, holder, block) {
+      const tag = block === undefined ? 'latest' : `0x${block.toString(16)}`;
+      const facts = await Promise.all(
+        tokens.map(async (token): Promise<[Address, TokenFacts]> => {
+          const [places, symbol, availableBalance] = await Promise.all([
+            decimals.of(token),
+            symbolOf(token),
+            balanceOf(token, holder, tag),
+          ]);
+          return [token, { decimals: places, symbol, availableBalance }];
+        }),
+      );
+      return new Map(facts);
+    },
+  };
+}
+
+/** ERC-20's `string`, or the `bytes32` some early tokens (MKR) answer; null when neither. */
+function decodeSymbol(result: Hex): string | null {
+  let text: string;
+  try {
+    text =
+      result.length === 2 + 64
+        ? Buffer.from(result.slice(2), 'hex').toString('utf8').replace(/\0+$/, '')
+        : (AbiCoder.defaultAbiCoder().decode(['string'], result)[0] as string);
+  } catch {
+    return null;
+  }
+  // Control characters and the replacement character: not text a solver can show.
+  const unprintable = [...text].some((char) => {
+    const code = char.codePointAt(0)!;
+    return code < 0x20 || code === 0x7f || code === 0xfffd;
+  });
+  if (text === '' || text.length > MAX_SYMBOL_CHARS || unprintable) return null;
+  return text;
+}
