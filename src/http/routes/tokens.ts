@@ -10,10 +10,10 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Rejection } from '../../commands/rejection.js';
 import type { Address } from '../../domain/events.js';
-import { parseAddress } from '../../domain/hex.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
 import type { HttpDeps } from '../deps.js';
 import { logFailure, toApiError } from '../errors.js';
+import { pathAddress } from '../params.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
 class TokenEndpointError extends Error {
@@ -71,8 +71,7 @@ function networkParam(ref: string): Network {
 /** An address in any form, or `native` for `-` (and the native-token marker address). */
 function tokenParam(value: string): Address | 'native' {
   if (value === '-') return 'native';
-  // Lowercased first, so that a `0X` prefix is accepted as well.
-  const address = parseAddress(value.toLowerCase(), { allowMissingPrefix: true });
+  const address = pathAddress(value);
   if (!address) throw new TokenEndpointError(400, `not a token address: ${JSON.stringify(value)}`);
   return address === NATIVE_TOKEN_MARKER ? 'native' : address;
 }

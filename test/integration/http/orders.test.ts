@@ -91,6 +91,22 @@ describe('HTTP: placing orders', () => {
     expect(Date.parse(read.body.creationDate as string)).to.be.closeTo(Date.now(), 60_000);
   });
 
+  it('reads an order by its UID and its owner in any case, a capital 0X prefix too', async () => {
+    const wallet = await fundedWallet();
+    const signed = await signOrder(wallet, CHAIN_ID.devnet);
+    expect((await place(signed.body)).status).to.equal(201);
+    const digits = signed.uid.slice(2).toUpperCase();
+    for (const form of [`0X${digits}`, `0x${digits}`, digits]) {
+      const read = await http<Order>('GET', `${orders}/${form}`);
+      expect(read.status, `${form}: ${read.text}`).to.equal(200);
+      expect(read.body.uid).to.equal(signed.uid);
+    }
+    const owner = `0X${wallet.address.slice(2).toUpperCase()}`;
+    const listed = await http<Order[]>('GET', `${service.devnet}/api/v1/account/${owner}/orders`);
+    expect(listed.status, listed.text).to.equal(200);
+    expect(listed.body.map((order) => order.uid)).to.deep.equal([signed.uid]);
+  });
+
   it('accepts an ethsign order', async () => {
     const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, {}, 'ethsign');
     const response = await place(signed.body);
