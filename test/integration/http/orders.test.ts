@@ -274,6 +274,13 @@ describe('HTTP: placing orders', () => {
       await rejected({}, 'AppDataHashMismatch', { body: { appDataHash: `0x${'34'.repeat(32)}` } });
       await rejected({ appData: '{"metadata":{"hooks":"nope"}}' }, 'InvalidAppData');
     });
+
+    it('rejects app data that repeats a key, which a strict JSON reader refuses (InvalidAppData)', async () => {
+      const signer = (await fundedWallet()).address;
+      // Read last-key-wins, the second signer would be taken for the first.
+      const appData = `{"metadata":{"signer":"${TOKENS.DAI}","signer":"${signer}"}}`;
+      await rejected({ appData }, 'InvalidAppData');
+    });
   });
 
   it('lists an owner’s orders newest first, paginated', async () => {
