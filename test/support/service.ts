@@ -3,6 +3,7 @@
  * shared embedded PostgreSQL test cluster, port 0 on 127.0.0.1, silent logs, and optionally a
  * controllable clock. Plus a small JSON-over-HTTP helper for tests that speak raw HTTP.
  */
+import type { Logger } from 'pino';
 import type { Devnet } from '../../src/chain/devnet/devnet.js';
 import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
@@ -36,6 +37,8 @@ export interface TestServiceOptions {
   databaseUrl?: string;
   /** Deadlines of the service's PostgreSQL connections (short ones for fault tests). */
   postgresDeadlines?: Partial<PostgresDeadlines>;
+  /** Where the service logs; default: nowhere. */
+  logger?: Logger;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -58,7 +61,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DATABASE_URL: databaseUrl,
   });
   const service = await startService(config, {
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.postgresDeadlines ? { postgresDeadlines: options.postgresDeadlines } : {}),
   });

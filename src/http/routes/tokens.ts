@@ -12,7 +12,7 @@ import { Rejection } from '../../commands/rejection.js';
 import type { Address } from '../../domain/events.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
 import type { HttpDeps } from '../deps.js';
-import { logFailure, toApiError } from '../errors.js';
+import { clientCaused, logFailure, toApiError } from '../errors.js';
 import { pathAddress } from '../params.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
@@ -55,7 +55,7 @@ function messageErrors(logger: Logger): Middleware {
       }
       // Everything else as the order book sees it (a database outage is its 503), in this shape.
       const api = toApiError(error);
-      if (!api || api.status >= 500) logFailure(logger, ctx, error, api);
+      if (!api || !clientCaused(api.status)) logFailure(logger, ctx, error, api);
       ctx.status = api?.status ?? 500;
       ctx.body = { message: api?.description ?? 'internal error' };
     }
