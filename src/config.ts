@@ -6,6 +6,7 @@ import path from 'node:path';
 import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
+import { nonPublicHost } from './domain/ip-ranges.js';
 
 export interface Config {
   port: number;
@@ -331,13 +332,42 @@ function chains(
   return { rpcUrls, confirmations, startBlocks };
 }
 
+/** The variables whose devnet-alone defaults (`devnet` keys, private receivers) are in force. */
+function devnetDefaultsInForce(env: Env, localOnly: boolean): string[] {
+  const variables = ['ADMIN_API_KEY', 'NOTIFICATIONS_API_KEY', 'DELIVERY_ALLOW_PRIVATE_HOSTS'];
+  return localOnly ? variables.filter((name) => !env[name]) : [];
+}
+
+/**
+ * Where to listen. The devnet's defaults are keys everyone knows (`/metrics`, any account's
+ * channels) and notices sent to private addresses (a webhook to 169.254.169.254): while any is
+ * in force the service listens on loopback alone, as anvil does, unless HOST says otherwise, and
+ * a HOST beyond loopback stops the start until they are set.
+ */
+function listenHost(env: Env, devnetDefaults: readonly string[]): string {
+  const host = env.HOST;
+  if (!host) return devnetDefaults.length > 0 ? '127.0.0.1' : '0.0.0.0';
+  if (devnetDefaults.length > 0 && !nonPublicHost(host)?.startsWith('loopback')) {
+    const settings = devnetDefaults.map((name) =>
+      name === 'DELIVERY_ALLOW_PRIVATE_HOSTS'
+        ? `${name} (false, unless notices go to private receivers)`
+        : `${name} (a key of your own)`,
+    );
+    throw new ConfigError(
+      'HOST',
+      `${host} would open the devnet's defaults to the network: set ${settings.join(', ')}, or leave HOST unset to listen on 127.0.0.1 alone`,
+    );
+  }
+  return host;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const { rpcUrls, confirmations, startBlocks } = chains(env);
   // `npm start` on its defaults: the embedded devnet is the only live network.
   const localOnly = boolean(env, 'DEVNET', true) && rpcUrls.size === 0;
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST || '0.0.0.0',
+    host: listenHost(env, devnetDefaultsInForce(env, localOnly)),
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     // npm names the script it runs: under `npm start`, npm is the process to outlive no longer.
     stopWithParent: boolean(env, 'STOP_WITH_PARENT', env.npm_lifecycle_event !== undefined),
