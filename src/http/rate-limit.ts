@@ -1,7 +1,7 @@
 /**
  * Rate limits per client on the costly writes: order submissions and quotes. A client is the
  * caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
- * the outermost of them appended; see app.ts). Not the body's `from`: it is unauthenticated, so
+ * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the body's `from`: it is unauthenticated, so
  * anyone could spend an owner's budget by naming it, and even a signed order can be replayed by
  * anyone who read it from the API. Budgets are per client across all networks: one client's
  * requests cost the same server whichever chain they name.
@@ -10,6 +10,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { clientOf } from './client-address.js';
 import { ApiError } from './errors.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.js';
 
@@ -26,7 +27,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   return async (ctx, next) => {
     let decision;
     try {
-      decision = await store.take(`${bucket}:ip:${ctx.ip}`, limit);
+      decision = await store.take(`${bucket}:client:${clientOf(ctx.ip)}`, limit);
     } catch (error) {
       // A limiter outage (Redis down) must not take the order book down with it: serve.
       logger.warn({ err: error, bucket }, 'rate-limit store failed; request let through');

@@ -80,6 +80,19 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
     expect(placed.status, placed.text).to.equal(201);
   });
 
+  it('counts an IPv6 caller by its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    // One subscriber's /64 holds 2^64 addresses: each its own budget would be no limit at all.
+    expect((await submit({}, '2001:db8:1:2::1')).status).to.equal(400);
+    expect((await submit({}, '2001:db8:1:2:ffff:ffff:ffff:fffe')).status).to.equal(400);
+    expectLimited(await submit({}, '2001:DB8:1:2:0:0:0:9'));
+    expect((await submit({}, '2001:db8:1:3::1')).status).to.equal(400);
+
+    expect((await submit({}, '::ffff:203.0.113.7')).status).to.equal(400);
+    expect((await submit({}, '::FFFF:cb00:7107')).status).to.equal(400);
+    expectLimited(await submit({}, '203.0.113.7'));
+    expect((await submit({}, '203.0.113.8')).status).to.equal(400);
+  });
+
   it('counts one budget per caller across networks', async () => {
     const ip = '192.0.2.40';
     expect((await submit({}, ip, 'devnet')).status).to.equal(400);
