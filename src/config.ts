@@ -66,7 +66,12 @@ export interface Config {
    */
   projectionThreadHeapMb: number;
   /** Requests per second per client (burst the same); 0 disables a limit. */
-  rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
+  rateLimits: { quotesPerSecond: number; ordersPerSecond: number; pricesPerSecond: number };
+  /**
+   * Seconds a token found to have no price or no `decimals()` is answered so from memory by the
+   * price endpoints, without asking the chain again; 0: asked every time.
+   */
+  unknownTokenCacheSeconds: number;
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
   /**
@@ -417,7 +422,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
+      pricesPerSecond: integer(env, 'RATE_LIMIT_PRICES_PER_SECOND', 10, 0, 1_000_000),
     },
+    unknownTokenCacheSeconds: integer(env, 'UNKNOWN_TOKEN_CACHE_SECONDS', 300, 0, 86_400),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustedProxies: integer(env, 'TRUSTED_PROXIES', 0, 0, 16),
     notifications: notifications(env, localOnly),

@@ -12,6 +12,7 @@ import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { AnvilPortInUse } from './chain/devnet/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
+import { rememberMisses } from './chain/remembered-misses.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
 import { startTokenHolderIndexers } from './chain/token-holders.js';
 import { createAppDataRegistry } from './commands/app-data-registry.js';
@@ -26,7 +27,7 @@ import {
   unsubscribe,
   type SubscriptionsDeps,
 } from './commands/subscriptions.js';
-import { usdPrice } from './commands/usd-price.js';
+import { usdPrice, type UsdPriceDeps } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { claimDataDir, type DataDirClaim } from './data-dir-claim.js';
 import { createHttpApp } from './http/app.js';
@@ -53,6 +54,7 @@ import { startProjectionThread } from './projection-thread.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
 import { createNoticeQueries } from './queries/notices.js';
+import type { Address } from './domain/events.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
 import { countPending } from './delivery/outbox.js';
@@ -223,8 +225,21 @@ export async function startService(
       config.indexer,
     );
     stack.push(() => tokenHolders.stop());
-    const tokenDecimals = new Map(
-      [...tokenRpcs].map(([name, rpc]) => [name, createTokenDecimals(rpc)]),
+    // The price endpoints' chain reads. Any caller may name any address: tokens found without a
+    // price or decimals are remembered for a while, so naming them again asks the chain nothing.
+    const misses = { clock, ttlMs: config.unknownTokenCacheSeconds * 1000 };
+    const priceReads = new Map(
+      [...tokenRpcs].map(([name, rpc]): [string, UsdPriceDeps] => {
+        const prices = chains.prices(name)!;
+        const decimals = createTokenDecimals(rpc);
+        return [
+          name,
+          {
+            prices: { nativePrice: rememberMisses((t: Address) => prices.nativePrice(t), misses) },
+            decimals: { of: rememberMisses((t: Address) => decimals.of(t), misses) },
+          },
+        ];
+      }),
     );
 
     const orderQueries = createOrderQueries(db);
@@ -384,13 +399,11 @@ export async function startService(
             network,
             body,
           ),
-        nativePrice: (network, token) => nativePrice(chains.prices(network.name), network, token),
+        nativePrice: (network, token) =>
+          nativePrice(priceReads.get(network.name)?.prices ?? null, network, token),
         usdPrice: (network, token) =>
           usdPrice(
-            {
-              prices: chains.prices(network.name),
-              decimals: tokenDecimals.get(network.name) ?? null,
-            },
+            priceReads.get(network.name) ?? { prices: null, decimals: null },
             network,
             token,
           ),

@@ -1,5 +1,6 @@
 /**
- * Rate limits per client on the costly writes: order submissions and quotes. A client is the
+ * Rate limits per client on the costly requests: order submissions, quotes, and price reads
+ * (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC quota). A client is the
  * caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
  * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the body's `from`: it is unauthenticated, so
  * anyone could spend an owner's budget by naming it, and even a signed order can be replayed by
@@ -50,6 +51,7 @@ export interface RateLimitDeps {
   /** Requests per second per client; 0 means no limit. */
   quotesPerSecond: number;
   ordersPerSecond: number;
+  pricesPerSecond: number;
 }
 
 const unlimited: Middleware = (_ctx, next) => next();
@@ -77,4 +79,9 @@ export function rateLimitOrders(deps: { rateLimits: RateLimitDeps; logger: Logge
 /** For `POST /api/v1/quote`, after `jsonBody`. */
 export function rateLimitQuotes(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
   return perClient(deps, 'quotes', deps.rateLimits.quotesPerSecond);
+}
+
+/** For `GET /api/v1/token/{token}/native_price` and `GET /{chainId}/tokens/{token}/usdPrice`. */
+export function rateLimitPrices(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
+  return perClient(deps, 'prices', deps.rateLimits.pricesPerSecond);
 }

@@ -53,6 +53,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Suites fire requests far faster than a client may; the rate-limit tests set their own.
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
+    RATE_LIMIT_PRICES_PER_SECOND: '1000000',
     // Suites deliver notices to receivers on 127.0.0.1; the SSRF suite turns this off.
     DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',
     ...options.env,
