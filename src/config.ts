@@ -65,6 +65,13 @@ export interface Config {
    * starts again from its checkpoints, instead of growing the whole process.
    */
   projectionThreadHeapMb: number;
+  /** The HTTP server's bounds on slow clients (src/http/server.ts). */
+  http: {
+    /** Milliseconds a request's head and body have to arrive: 408 past it. */
+    requestTimeoutMs: number;
+    /** Connections one client may hold open at once; 0: no bound. */
+    maxConnectionsPerClient: number;
+  };
   /** Requests per second per client (burst the same); 0 disables a limit. */
   rateLimits: { quotesPerSecond: number; ordersPerSecond: number; pricesPerSecond: number };
   /**
@@ -419,6 +426,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),
+    http: {
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 10, 600_000),
+      maxConnectionsPerClient: integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 64, 0, 1_000_000),
+    },
     rateLimits: {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),

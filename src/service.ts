@@ -31,8 +31,8 @@ import { usdPrice, type UsdPriceDeps } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { claimDataDir, type DataDirClaim } from './data-dir-claim.js';
 import { createHttpApp } from './http/app.js';
-import { answerClientErrors } from './http/client-errors.js';
 import { createMetrics } from './http/metrics.js';
+import { createHttpServer } from './http/server.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
@@ -453,7 +453,10 @@ export async function startService(
       admin: { apiKey: config.adminApiKey, metrics },
     };
 
-    const server: Server = createHttpApp(deps).listen(config.port, config.host);
+    const server: Server = createHttpServer(createHttpApp(deps), {
+      ...config.http,
+      trustedProxies: config.trustedProxies,
+    }).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', (error: NodeJS.ErrnoException) =>
@@ -466,8 +469,6 @@ export async function startService(
         ),
       );
     });
-    server.keepAliveTimeout = 65_000;
-    answerClientErrors(server);
     stack.push(
       () =>
         new Promise<void>((resolve) => {
