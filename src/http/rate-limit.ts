@@ -1,11 +1,11 @@
 /**
  * Rate limits per client on the costly requests: order submissions, quotes, and price reads
- * (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC quota). A client is the
- * caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
- * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the body's `from`: it is unauthenticated, so
- * anyone could spend an owner's budget by naming it, and even a signed order can be replayed by
- * anyone who read it from the API. Budgets are per client across all networks: one client's
- * requests cost the same server whichever chain they name.
+ * (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC quota). A client is
+ * the caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
+ * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the
+ * body's `from`: it is unauthenticated, so anyone could spend an owner's budget by naming it, and
+ * even a signed order can be replayed by anyone who read it from the API. Budgets are per client
+ * across all networks: one client's requests cost the same server whichever chain they name.
  *
  * Place the limiter first, before the body is read, so a refused request does no further work.
  */
