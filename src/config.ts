@@ -344,10 +344,15 @@ function chains(
   return { rpcUrls, confirmations, startBlocks };
 }
 
-/** The variables whose devnet-alone defaults (`devnet` keys, private receivers) are in force. */
+/**
+ * The variables whose devnet-alone defaults (`devnet` keys, private receivers) are in force.
+ * With notifications off, their key and receivers open nothing.
+ */
 function devnetDefaultsInForce(env: Env, localOnly: boolean): string[] {
-  const variables = ['ADMIN_API_KEY', 'NOTIFICATIONS_API_KEY', 'DELIVERY_ALLOW_PRIVATE_HOSTS'];
-  return localOnly ? variables.filter((name) => !env[name]) : [];
+  const notifications = boolean(env, 'NOTIFICATIONS_ENABLED', true)
+    ? ['NOTIFICATIONS_API_KEY', 'DELIVERY_ALLOW_PRIVATE_HOSTS']
+    : [];
+  return localOnly ? ['ADMIN_API_KEY', ...notifications].filter((name) => !env[name]) : [];
 }
 
 /**

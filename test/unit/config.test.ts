@@ -89,6 +89,10 @@ describe('configuration', () => {
     expect(refusal(keys)).to.contain('DELIVERY_ALLOW_PRIVATE_HOSTS').and.not.contain('API_KEY');
     expect(refusal({ ...keys, ADMIN_API_KEY: '' })).to.contain('ADMIN_API_KEY');
     expect(refusal({ ...keys, DELIVERY_ALLOW_PRIVATE_HOSTS: 'false' })).to.equal(null);
+    // With notifications off, their key and receivers open nothing.
+    const off = { HOST: '0.0.0.0', NOTIFICATIONS_ENABLED: 'false' };
+    expect(refusal(off)).to.contain('ADMIN_API_KEY').and.not.contain('NOTIFICATIONS_API_KEY');
+    expect(refusal({ ...off, ADMIN_API_KEY: 'a' })).to.equal(null);
     // Beyond the devnet alone there are no such defaults.
     expect(refusal({ HOST: '0.0.0.0', MAINNET_RPC_URL: 'https://node.example' })).to.equal(null);
   });
