@@ -6,6 +6,7 @@ import path from 'node:path';
 import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
+import { nonPublicHost } from './domain/ip-ranges.js';
 
 export interface Config {
   port: number;
@@ -71,8 +72,20 @@ export interface Config {
    * starts again from its checkpoints, instead of growing the whole process.
    */
   projectionThreadHeapMb: number;
+  /** The HTTP server's bounds on slow clients (src/http/server.ts). */
+  http: {
+    /** Milliseconds a request's head and body have to arrive: 408 past it. */
+    requestTimeoutMs: number;
+    /** Connections one client may hold open at once; 0: no bound. */
+    maxConnectionsPerClient: number;
+  };
   /** Requests per second per client (burst the same); 0 disables a limit. */
-  rateLimits: { quotesPerSecond: number; ordersPerSecond: number };
+  rateLimits: { quotesPerSecond: number; ordersPerSecond: number; pricesPerSecond: number };
+  /**
+   * Seconds a token found to have no price or no `decimals()` is answered so from memory by the
+   * price endpoints, without asking the chain again; 0: asked every time.
+   */
+  unknownTokenCacheSeconds: number;
   /** Redis shared by several instances for the rate limits; absent: counted in process. */
   redisUrl: string | null;
   /**
@@ -356,13 +369,47 @@ function chains(
   return { rpcUrls, confirmations, startBlocks };
 }
 
+/**
+ * The variables whose devnet-alone defaults (`devnet` keys, private receivers) are in force.
+ * With notifications off, their key and receivers open nothing.
+ */
+function devnetDefaultsInForce(env: Env, localOnly: boolean): string[] {
+  const notifications = boolean(env, 'NOTIFICATIONS_ENABLED', true)
+    ? ['NOTIFICATIONS_API_KEY', 'DELIVERY_ALLOW_PRIVATE_HOSTS']
+    : [];
+  return localOnly ? ['ADMIN_API_KEY', ...notifications].filter((name) => !env[name]) : [];
+}
+
+/**
+ * Where to listen. The devnet's defaults are keys everyone knows (`/metrics`, any account's
+ * channels) and notices sent to private addresses (a webhook to 169.254.169.254): while any is
+ * in force the service listens on loopback alone, as anvil does, unless HOST says otherwise, and
+ * a HOST beyond loopback stops the start until they are set.
+ */
+function listenHost(env: Env, devnetDefaults: readonly string[]): string {
+  const host = env.HOST;
+  if (!host) return devnetDefaults.length > 0 ? '127.0.0.1' : '0.0.0.0';
+  if (devnetDefaults.length > 0 && !nonPublicHost(host)?.startsWith('loopback')) {
+    const settings = devnetDefaults.map((name) =>
+      name === 'DELIVERY_ALLOW_PRIVATE_HOSTS'
+        ? `${name} (false, unless notices go to private receivers)`
+        : `${name} (a key of your own)`,
+    );
+    throw new ConfigError(
+      'HOST',
+      `${host} would open the devnet's defaults to the network: set ${settings.join(', ')}, or leave HOST unset to listen on 127.0.0.1 alone`,
+    );
+  }
+  return host;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const { rpcUrls, confirmations, startBlocks } = chains(env);
   // `npm start` on its defaults: the embedded devnet is the only live network.
   const localOnly = boolean(env, 'DEVNET', true) && rpcUrls.size === 0;
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST || '0.0.0.0',
+    host: listenHost(env, devnetDefaultsInForce(env, localOnly)),
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     // npm names the script it runs: under `npm start`, npm is the process to outlive no longer.
     stopWithParent: boolean(env, 'STOP_WITH_PARENT', env.npm_lifecycle_event !== undefined),
@@ -411,10 +458,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),
+    http: {
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 10, 600_000),
+      maxConnectionsPerClient: integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 64, 0, 1_000_000),
+    },
     rateLimits: {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
+      pricesPerSecond: integer(env, 'RATE_LIMIT_PRICES_PER_SECOND', 10, 0, 1_000_000),
     },
+    unknownTokenCacheSeconds: integer(env, 'UNKNOWN_TOKEN_CACHE_SECONDS', 300, 0, 86_400),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustedProxies: integer(env, 'TRUSTED_PROXIES', 0, 0, 16),
     notifications: notifications(env, localOnly),

@@ -12,6 +12,7 @@ import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { AnvilPortInUse } from './chain/devnet/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
+import { rememberMisses } from './chain/remembered-misses.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
 import { createTokenFacts } from './chain/token-facts.js';
 import { startTokenHolderIndexers } from './chain/token-holders.js';
@@ -27,12 +28,12 @@ import {
   unsubscribe,
   type SubscriptionsDeps,
 } from './commands/subscriptions.js';
-import { usdPrice } from './commands/usd-price.js';
+import { usdPrice, type UsdPriceDeps } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { claimDataDir, type DataDirClaim } from './data-dir-claim.js';
 import { createHttpApp } from './http/app.js';
-import { answerClientErrors } from './http/client-errors.js';
 import { createMetrics } from './http/metrics.js';
+import { createHttpServer } from './http/server.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
@@ -54,6 +55,7 @@ import { startProjectionThread } from './projection-thread.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
 import { createNoticeQueries } from './queries/notices.js';
+import type { Address } from './domain/events.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
 import { countPending } from './delivery/outbox.js';
@@ -229,8 +231,21 @@ export async function startService(
       config.indexer,
     );
     stack.push(() => tokenHolders.stop());
-    const tokenDecimals = new Map(
-      [...tokenRpcs].map(([name, rpc]) => [name, createTokenDecimals(rpc)]),
+    // The price endpoints' chain reads. Any caller may name any address: tokens found without a
+    // price or decimals are remembered for a while, so naming them again asks the chain nothing.
+    const misses = { clock, ttlMs: config.unknownTokenCacheSeconds * 1000 };
+    const priceReads = new Map(
+      [...tokenRpcs].map(([name, rpc]): [string, UsdPriceDeps] => {
+        const prices = chains.prices(name)!;
+        const decimals = createTokenDecimals(rpc);
+        return [
+          name,
+          {
+            prices: { nativePrice: rememberMisses((t: Address) => prices.nativePrice(t), misses) },
+            decimals: { of: rememberMisses((t: Address) => decimals.of(t), misses) },
+          },
+        ];
+      }),
     );
 
     const orderQueries = createOrderQueries(db);
@@ -417,13 +432,11 @@ export async function startService(
             network,
             body,
           ),
-        nativePrice: (network, token) => nativePrice(chains.prices(network.name), network, token),
+        nativePrice: (network, token) =>
+          nativePrice(priceReads.get(network.name)?.prices ?? null, network, token),
         usdPrice: (network, token) =>
           usdPrice(
-            {
-              prices: chains.prices(network.name),
-              decimals: tokenDecimals.get(network.name) ?? null,
-            },
+            priceReads.get(network.name) ?? { prices: null, decimals: null },
             network,
             token,
           ),
@@ -473,7 +486,10 @@ export async function startService(
       admin: { apiKey: config.adminApiKey, metrics },
     };
 
-    const server: Server = createHttpApp(deps).listen(config.port, config.host);
+    const server: Server = createHttpServer(createHttpApp(deps), {
+      ...config.http,
+      trustedProxies: config.trustedProxies,
+    }).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', (error: NodeJS.ErrnoException) =>
@@ -486,8 +502,6 @@ export async function startService(
         ),
       );
     });
-    server.keepAliveTimeout = 65_000;
-    answerClientErrors(server);
     stack.push(
       () =>
         new Promise<void>((resolve) => {

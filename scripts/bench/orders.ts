@@ -427,9 +427,11 @@ async function main(): Promise<void> {
   try {
     const config = loadConfig({
       // Its own devnet, beside its own database: never the one in ./data. A few owners send
-      // thousands of orders a second: the per-owner rate limit would measure itself.
+      // thousands of orders a second from one address, at any --concurrency: the per-client
+      // limits would measure themselves.
       DEVNET_PORT: '0',
       RATE_LIMIT_ORDERS_PER_SECOND: '0',
+      MAX_CONNECTIONS_PER_CLIENT: '0',
       ...options.env,
       DATA_DIR: scratch.dir,
       PORT: '0',

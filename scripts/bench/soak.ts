@@ -248,6 +248,7 @@ async function main(): Promise<void> {
   const bench = await startBenchService({
     RATE_LIMIT_ORDERS_PER_SECOND: '0',
     RATE_LIMIT_QUOTES_PER_SECOND: '0',
+    MAX_CONNECTIONS_PER_CLIENT: '0',
   });
   try {
     const { deployment } = bench.service.devnet!;

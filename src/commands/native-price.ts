@@ -9,7 +9,7 @@ import { ChainUnavailableError } from '../chain/rpc.js';
 import { reject } from './rejection.js';
 
 export async function nativePrice(
-  prices: PriceEstimator | null,
+  prices: Pick<PriceEstimator, 'nativePrice'> | null,
   network: Network,
   token: Address,
 ): Promise<{ price: number }> {

@@ -7,7 +7,7 @@ import {
   appDataHash,
   appDataSizeError,
   EMPTY_APP_DATA_DOCUMENT,
-  validateAppData,
+  validateNewAppData,
   ZERO_APP_DATA_HASH,
   type AppDataValidation,
   type ParsedAppData,
@@ -44,7 +44,7 @@ const found = (hash: Hex, document: string | null, hashForm: boolean): FoundAppD
   hash,
   document,
   hashForm,
-  validation: document === null ? null : validateAppData(document, Number.POSITIVE_INFINITY),
+  validation: document === null ? null : validateNewAppData(document, Number.POSITIVE_INFINITY),
 });
 
 export async function findOrderAppData(

@@ -2,7 +2,7 @@
  * PUT /api/v1/app_data[/{hash}]: validate an app-data document and record it in the ledger
  * (reference §5). Registering the same document again is a success that writes nothing.
  */
-import { appDataHash, validateAppData } from '../domain/app-data.js';
+import { appDataHash, validateNewAppData } from '../domain/app-data.js';
 import type { Hex } from '../domain/events.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { reject } from './rejection.js';
@@ -25,7 +25,7 @@ export async function registerAppData(
   fullAppData: string,
   expectedHash: Hex | null,
 ): Promise<RegisterAppDataResult> {
-  const validation = validateAppData(fullAppData, deps.sizeLimit);
+  const validation = validateNewAppData(fullAppData, deps.sizeLimit);
   if (!validation.ok) reject('AppDataInvalid', `appData is invalid: ${validation.reason}`);
   const hash = appDataHash(fullAppData);
   if (expectedHash !== null && expectedHash !== hash) {

@@ -13,7 +13,7 @@ import { reject } from './rejection.js';
 
 export interface UsdPriceDeps {
   /** Both null when the network is not live. */
-  prices: PriceEstimator | null;
+  prices: Pick<PriceEstimator, 'nativePrice'> | null;
   decimals: TokenDecimals | null;
 }
 
@@ -32,12 +32,14 @@ export async function usdPrice(
   const usd = network.usdReference;
   if (!usd) reject('NotFound', `no USD reference token is known on ${network.label}`);
   try {
-    const [tokenDecimals, tokenPrice, usdNativePrice] = await Promise.all([
-      decimals.of(token),
+    // First, and alone: a token without decimals (no contract) is priced no further. Known
+    // decimals are kept, so this costs a round trip once per token.
+    const tokenDecimals = await decimals.of(token);
+    if (tokenDecimals === null) reject('NotFound', `${token} has no ERC-20 decimals()`);
+    const [tokenPrice, usdNativePrice] = await Promise.all([
       prices.nativePrice(token),
       prices.nativePrice(usd.address),
     ]);
-    if (tokenDecimals === null) reject('NotFound', `${token} has no ERC-20 decimals()`);
     if (tokenPrice === null) reject('NoLiquidity', `no pool on ${network.label} prices ${token}`);
     if (usdNativePrice === null) {
       reject('NoLiquidity', `no pool on ${network.label} prices the USD reference ${usd.address}`);

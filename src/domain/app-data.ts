@@ -10,6 +10,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { parseUint256 } from './amounts.js';
 import type { Address, Hex, OrderUid } from './events.js';
 import { bytesToHex, parseAddress, parseHexBytes, parseOrderUid } from './hex.js';
+import { duplicateKey } from './json-duplicate-keys.js';
 
 export const EMPTY_APP_DATA_DOCUMENT = '{}';
 /** Reserved: an order signing the zero hash has the document `{}` (reference §4.1 step 2). */
@@ -229,4 +230,19 @@ export function validateAppData(fullAppData: string, sizeLimit: number): AppData
       return { ok: false, reason: `invalid app data json: ${err.message}` };
     throw err;
   }
+}
+
+/**
+ * `validateAppData` for a document offered now (registered, or brought by an order or a quote):
+ * it also refuses a key repeated within one object, as a strict JSON reader would, rather than
+ * reading the last value. Documents already in the ledger are read with `validateAppData`, as
+ * they were accepted.
+ */
+export function validateNewAppData(fullAppData: string, sizeLimit: number): AppDataValidation {
+  const validation = validateAppData(fullAppData, sizeLimit);
+  if (!validation.ok) return validation;
+  const repeated = duplicateKey(fullAppData);
+  return repeated === null
+    ? validation
+    : { ok: false, reason: `invalid app data json: duplicate key ${JSON.stringify(repeated)}` };
 }

@@ -1,13 +1,19 @@
 /**
- * Requests Node's HTTP parser refuses before Koa sees them (a head over the 16 KiB header limit,
- * a malformed request line) get the order book's JSON error envelope too, not an empty body:
- * 431 `RequestHeaderFieldsTooLarge` or 400 `BadRequest`, then the connection closes, as Node's
- * own handler does.
+ * Requests Node's HTTP server refuses before Koa sees them (a head over the 16 KiB header limit,
+ * a malformed request line, a request not in within its deadline) get the order book's JSON
+ * error envelope too, not an empty body: 431 `RequestHeaderFieldsTooLarge`, 400 `BadRequest` or
+ * 408 `RequestTimeout`, then the connection closes, as Node's own handler does.
  */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-function answer(status: number, reason: string, errorType: string, description: string): string {
+/** A whole HTTP/1.1 answer with a JSON error body, written straight to a socket. */
+export function rawJsonAnswer(
+  status: number,
+  reason: string,
+  errorType: string,
+  description: string,
+): string {
   const body = JSON.stringify({ errorType, description });
   return (
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
@@ -15,13 +21,29 @@ function answer(status: number, reason: string, errorType: string, description: 
   );
 }
 
-const TOO_LARGE = answer(
+const TOO_LARGE = rawJsonAnswer(
   431,
   'Request Header Fields Too Large',
   'RequestHeaderFieldsTooLarge',
   'the request line and headers exceed 16 KiB',
 );
-const MALFORMED = answer(400, 'Bad Request', 'BadRequest', 'the request is not valid HTTP/1.1');
+const MALFORMED = rawJsonAnswer(
+  400,
+  'Bad Request',
+  'BadRequest',
+  'the request is not valid HTTP/1.1',
+);
+const TIMED_OUT = rawJsonAnswer(
+  408,
+  'Request Timeout',
+  'RequestTimeout',
+  'the request did not arrive within the deadline',
+);
+
+const ANSWERS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: TOO_LARGE,
+  ERR_HTTP_REQUEST_TIMEOUT: TIMED_OUT,
+};
 
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -32,6 +54,6 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    socket.end(error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : MALFORMED);
+    socket.end(ANSWERS[error.code ?? ''] ?? MALFORMED);
   });
 }

@@ -65,13 +65,19 @@ export function toApiError(error: unknown): ApiError | null {
   return bodyParserError(error);
 }
 
+/**
+ * Whether an answer is the client's doing, no failure of the server's to log: a 4xx, or a 501
+ * for a method nothing here implements (`PROPFIND`).
+ */
+export const clientCaused = (status: number): boolean => status < 500 || status === 501;
+
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
       const api = toApiError(error);
-      if (api && api.status < 500) {
+      if (api && clientCaused(api.status)) {
         ctx.status = api.status;
         ctx.body = {
           errorType: api.errorType,

@@ -1,10 +1,35 @@
 /**
  * JSON request bodies with a size limit (16 KiB for the order book, 8 KiB for app data,
- * reference §0). A body that is not declared as JSON gets 415; an empty one a clear 400.
+ * reference §0), counted after decoding. A body that is not declared as JSON, or in a
+ * Content-Encoding the parser does not decode, gets 415; one its encoding does not decode, or an
+ * empty one, a clear 400.
  */
 import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
 import { ApiError } from './errors.js';
+
+/** The content codings the parser decodes (one, not a list), by their lowercase names. */
+const CODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+
+/** The request's content coding, lowercase (RFC 9110 §8.4.1: case-insensitive), or 415. */
+function contentCoding(header: string): string {
+  const coding = header.trim().toLowerCase() || 'identity';
+  if (!CODINGS.has(coding)) {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `Content-Encoding ${JSON.stringify(header)} is not supported: send identity, gzip, deflate or br`,
+    );
+  }
+  return coding;
+}
+
+/**
+ * Whether the parser failed in the decoder: its own errors (size, syntax, an aborted request)
+ * carry a `type`, a decoder's (zlib's) do not.
+ */
+const failedDecoding = (coding: string, error: unknown) =>
+  coding !== 'identity' && typeof error === 'object' && error !== null && !('type' in error);
 
 export function jsonBody(limitBytes: number): Middleware {
   const parse = bodyParser({
@@ -25,6 +50,9 @@ export function jsonBody(limitBytes: number): Middleware {
         throw new ApiError(415, 'UnsupportedMediaType', 'send the body as application/json');
       throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');
     }
+    const coding = contentCoding(ctx.get('content-encoding'));
+    // The parser picks its decoder by the header's exact spelling.
+    ctx.req.headers['content-encoding'] = coding;
     try {
       await parse(ctx, async () => undefined);
     } catch (error) {
@@ -32,6 +60,9 @@ export function jsonBody(limitBytes: number): Middleware {
       // rest, as Node drains bodies nobody reads, or a client still sending never gets its 413
       // and the connection stays open.
       ctx.req.resume();
+      if (failedDecoding(coding, error)) {
+        throw new ApiError(400, 'InvalidBody', `the request body is not valid ${coding} data`);
+      }
       throw error;
     }
     const raw: unknown = ctx.request.rawBody;

@@ -9,21 +9,31 @@ import { ApiError } from './errors.js';
 const invalid = (what: string, value: string) =>
   new ApiError(400, 'InvalidParameter', `${what} is not valid: ${JSON.stringify(value)}`);
 
+/**
+ * Hex in a path, as the hex parsers take it: lowercased first, so that "any case" covers the
+ * prefix too (`0X…`), which bodies may not use.
+ */
+const pathHex = (value: string) => value.toLowerCase();
+const optionalPrefix = { allowMissingPrefix: true };
+
+/** An address in a path in any form; null when it is none. */
+export const pathAddress = (value: string): Address | null =>
+  parseAddress(pathHex(value), optionalPrefix);
+
 export function uidParam(value: string): OrderUid {
-  const uid = parseOrderUid(value, { allowMissingPrefix: true });
+  const uid = parseOrderUid(pathHex(value), optionalPrefix);
   if (!uid) throw invalid('order UID', value);
   return uid;
 }
 
 export function addressParam(value: string, what = 'address'): Address {
-  const address = parseAddress(value, { allowMissingPrefix: true });
+  const address = pathAddress(value);
   if (!address) throw invalid(what, value);
   return address;
 }
 
 export function hashParam(value: string, what = 'hash'): Hex {
-  const prefixed = value.startsWith('0x') || value.startsWith('0X') ? value : `0x${value}`;
-  const hash = parseHexBytes(prefixed.toLowerCase(), 32);
+  const hash = parseHexBytes(pathHex(value), 32, optionalPrefix);
   if (!hash) throw invalid(what, value);
   return hash;
 }

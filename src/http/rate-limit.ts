@@ -1,15 +1,17 @@
 /**
- * Rate limits per client on the costly writes: order submissions and quotes. A client is the
- * caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
- * the outermost of them appended; see app.ts). Not the body's `from`: it is unauthenticated, so
- * anyone could spend an owner's budget by naming it, and even a signed order can be replayed by
- * anyone who read it from the API. Budgets are per client across all networks: one client's
- * requests cost the same server whichever chain they name.
+ * Rate limits per client on the costly requests: order submissions, quotes, and price reads
+ * (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC quota). A client is
+ * the caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
+ * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the
+ * body's `from`: it is unauthenticated, so anyone could spend an owner's budget by naming it, and
+ * even a signed order can be replayed by anyone who read it from the API. Budgets are per client
+ * across all networks: one client's requests cost the same server whichever chain they name.
  *
  * Place the limiter first, before the body is read, so a refused request does no further work.
  */
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { clientOf } from './client-address.js';
 import { ApiError } from './errors.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.js';
 
@@ -26,7 +28,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   return async (ctx, next) => {
     let decision;
     try {
-      decision = await store.take(`${bucket}:ip:${ctx.ip}`, limit);
+      decision = await store.take(`${bucket}:client:${clientOf(ctx.ip)}`, limit);
     } catch (error) {
       // A limiter outage (Redis down) must not take the order book down with it: serve.
       logger.warn({ err: error, bucket }, 'rate-limit store failed; request let through');
@@ -49,6 +51,7 @@ export interface RateLimitDeps {
   /** Requests per second per client; 0 means no limit. */
   quotesPerSecond: number;
   ordersPerSecond: number;
+  pricesPerSecond: number;
 }
 
 const unlimited: Middleware = (_ctx, next) => next();
@@ -76,4 +79,9 @@ export function rateLimitOrders(deps: { rateLimits: RateLimitDeps; logger: Logge
 /** For `POST /api/v1/quote`, after `jsonBody`. */
 export function rateLimitQuotes(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
   return perClient(deps, 'quotes', deps.rateLimits.quotesPerSecond);
+}
+
+/** For `GET /api/v1/token/{token}/native_price` and `GET /{chainId}/tokens/{token}/usdPrice`. */
+export function rateLimitPrices(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
+  return perClient(deps, 'prices', deps.rateLimits.pricesPerSecond);
 }

@@ -26,10 +26,12 @@ const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 export function createTokenHolderQueries(db: Knex): TokenHolderQueries {
   const indexedSql = `SELECT 1 FROM ${table('chain', 'token_cursors')}
     WHERE network = ? AND token = ?`;
+  // Ordered by the numeric column, named with its table: a bare `balance` in ORDER BY would be
+  // the text the SELECT list renders ("4500" above "1500000").
   const topSql = `SELECT holder AS address, balance::text AS balance
-    FROM ${table('chain', 'token_balances')}
-    WHERE network = ? AND token = ? AND balance > 0 AND holder <> ?
-    ORDER BY balance DESC, holder LIMIT ?`;
+    FROM ${table('chain', 'token_balances')} AS b
+    WHERE network = ? AND token = ? AND b.balance > 0 AND holder <> ?
+    ORDER BY b.balance DESC, holder LIMIT ?`;
   return {
     async top(network, token, limit) {
       const [indexed, top] = await Promise.all([

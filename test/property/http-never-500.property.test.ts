@@ -103,6 +103,9 @@ describe('property: client mistakes never get a 500 and never write', function (
     ['POST', '/api/v1/quote'],
   ];
 
+  /** No Content-Encoding, or one a server may decode (on a body not encoded so), or another. */
+  const contentEncoding = fc.option(fc.constantFrom('identity', 'gzip', 'deflate', 'br', 'xyz'));
+
   it('answers every malformed body with a 4xx JSON error and leaves the ledger as it was', async () => {
     // Only the template's own signature could ever be accepted (with its inline app data "{}"),
     // and quotes that were answered: nothing else may write anything.
@@ -111,11 +114,13 @@ describe('property: client mistakes never get a 500 and never write', function (
       fc.asyncProperty(
         fc.constantFrom(...writes),
         fc.oneof(fc.jsonValue(), mutatedOrder, mutatedQuote),
-        async ([method, path], body) => {
+        contentEncoding,
+        async ([method, path], body, encoding) => {
           const response = await http<{ errorType?: string; id?: number | null }>(
             method,
             `${service.devnet}${path}`,
             JSON.stringify(body) ?? 'null',
+            encoding === null ? {} : { 'content-encoding': encoding },
           );
           expect(response.status, `${method} ${path} ${response.text}`).to.be.below(500);
           if (response.status >= 400) expect(response.body.errorType).to.be.a('string');

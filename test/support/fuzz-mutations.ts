@@ -2,11 +2,12 @@
  * Ways of breaking a request (`Mutation`s, plain data so a counterexample reads well): a hostile
  * path segment, query value or header; a body field given a wrong value of a fitting kind, or
  * deleted, or a `__proto__` key beside it; a body that is no JSON or no UTF-8; a wrong content
- * type or method; an unknown network.
+ * type, content encoding or method; an unknown network.
  */
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Draft } from './fuzz.js';
-import { paramsIn, paramText } from './fuzz.js';
+import { bodyBytes, paramsIn, paramText } from './fuzz.js';
 import { hostileFor } from './edge-values.js';
 import {
   hostileHeaderValue,
@@ -32,6 +33,8 @@ export type Mutation =
   | { kind: 'raw'; value: string | Uint8Array }
   | { kind: 'noBody' }
   | { kind: 'contentType'; value: string | null }
+  /** `encoded`: the body is encoded so, where the coding is one a server may decode. */
+  | { kind: 'contentEncoding'; value: string; encoded: boolean }
   | { kind: 'method'; value: string };
 
 const NETWORK_SEGMENTS = [
@@ -61,6 +64,26 @@ const CONTENT_TYPES = [
   'application/vnd.api+json',
   '*/*',
 ];
+
+const CONTENT_ENCODINGS = [
+  'gzip',
+  'deflate',
+  'br',
+  'identity',
+  'GZIP',
+  'xyz',
+  'compress',
+  'x-gzip',
+  'gzip, br',
+  'identity, gzip',
+  '',
+];
+
+const ENCODERS: Readonly<Record<string, (bytes: Uint8Array) => Uint8Array>> = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync,
+};
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
@@ -101,6 +124,12 @@ export function mutationOf(op: Operation): fc.Arbitrary<Mutation> {
     weighted(
       1,
       fc.constantFrom(...CONTENT_TYPES).map((value) => ({ kind: 'contentType', value })),
+    ),
+    weighted(
+      1,
+      fc
+        .record({ value: fc.constantFrom(...CONTENT_ENCODINGS), encoded: fc.boolean() })
+        .map((m) => ({ kind: 'contentEncoding', ...m })),
     ),
     weighted(
       1,
@@ -269,6 +298,12 @@ export function applyMutation(draft: Draft, m: Mutation): Draft {
       return { ...draft, body: null };
     case 'contentType':
       return { ...draft, contentType: m.value };
+    case 'contentEncoding': {
+      const headers = { ...draft.headers, 'Content-Encoding': m.value };
+      const encode = m.encoded ? ENCODERS[m.value.toLowerCase()] : undefined;
+      if (!encode || !draft.body) return { ...draft, headers };
+      return { ...draft, headers, body: { raw: encode(bodyBytes(draft.body)) } };
+    }
     case 'method':
       return { ...draft, method: m.value };
   }

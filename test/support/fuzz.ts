@@ -124,15 +124,17 @@ export function baseDraft(op: Operation, network: string, template?: Template, s
   };
 }
 
+/** A body's bytes as sent. */
+export function bodyBytes(body: Body): Uint8Array {
+  if ('json' in body) return Buffer.from(toJsonText(body.json), 'utf8');
+  return typeof body.raw === 'string' ? Buffer.from(body.raw, 'utf8') : body.raw;
+}
+
 export function toWire(draft: Draft): WireRequest {
   const path = draft.op.path.replace(/\{([^}]+)\}/g, (_, name: string) => draft.path[name] ?? '');
   const prefix = draft.op.mount === 'network' ? `/${draft.network}` : '';
   const query = draft.query.map(([name, value]) => `${name}=${value}`).join('&');
-  let body: Uint8Array | null = null;
-  if (draft.body && 'json' in draft.body) body = Buffer.from(toJsonText(draft.body.json), 'utf8');
-  else if (draft.body)
-    body =
-      typeof draft.body.raw === 'string' ? Buffer.from(draft.body.raw, 'utf8') : draft.body.raw;
+  const body = draft.body && bodyBytes(draft.body);
   return {
     method: draft.method,
     target: `${prefix}${path}${query ? `?${query}` : ''}`,

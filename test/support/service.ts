@@ -3,6 +3,7 @@
  * shared embedded PostgreSQL test cluster, port 0 on 127.0.0.1, silent logs, and optionally a
  * controllable clock. Plus a small JSON-over-HTTP helper for tests that speak raw HTTP.
  */
+import type { Logger } from 'pino';
 import type { Devnet } from '../../src/chain/devnet/devnet.js';
 import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
@@ -36,6 +37,8 @@ export interface TestServiceOptions {
   databaseUrl?: string;
   /** Deadlines of the service's PostgreSQL connections (short ones for fault tests). */
   postgresDeadlines?: Partial<PostgresDeadlines>;
+  /** Where the service logs; default: nowhere. */
+  logger?: Logger;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -50,6 +53,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Suites fire requests far faster than a client may; the rate-limit tests set their own.
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
+    RATE_LIMIT_PRICES_PER_SECOND: '1000000',
+    // Suites open many connections at once from 127.0.0.1; the slow-clients suite sets a bound.
+    MAX_CONNECTIONS_PER_CLIENT: '0',
     // Suites deliver notices to receivers on 127.0.0.1; the SSRF suite turns this off.
     DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',
     ...options.env,
@@ -58,7 +64,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DATABASE_URL: databaseUrl,
   });
   const service = await startService(config, {
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.postgresDeadlines ? { postgresDeadlines: options.postgresDeadlines } : {}),
   });

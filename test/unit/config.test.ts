@@ -60,6 +60,54 @@ describe('configuration', () => {
     expect(loadConfig({ DEVNET_RPC_URL: 'http://127.0.0.1:9545' }).adminApiKey).to.equal(null);
   });
 
+  it('listens on loopback alone while the devnet’s defaults apply, unless HOST says where', () => {
+    const host = (env: Record<string, string>) => loadConfig(env).host;
+    // `npm start` on its defaults: keys everyone knows, notices to private addresses.
+    expect(host({})).to.equal('127.0.0.1');
+    expect(host({ ADMIN_API_KEY: 'a', NOTIFICATIONS_API_KEY: 'n' })).to.equal('127.0.0.1');
+    // None of them in force: every interface, as before.
+    const own = { ADMIN_API_KEY: 'a', NOTIFICATIONS_API_KEY: 'n' };
+    expect(host({ ...own, DELIVERY_ALLOW_PRIVATE_HOSTS: 'false' })).to.equal('0.0.0.0');
+    expect(host({ MAINNET_RPC_URL: 'https://node.example' })).to.equal('0.0.0.0');
+    expect(host({ DEVNET_RPC_URL: 'http://127.0.0.1:9545' })).to.equal('0.0.0.0');
+    // HOST on loopback exposes nothing; beyond it, with all three set, it is taken.
+    for (const loopback of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) {
+      expect(host({ HOST: loopback })).to.equal(loopback);
+    }
+    const exposed = { ...own, DELIVERY_ALLOW_PRIVATE_HOSTS: 'true', HOST: '0.0.0.0' };
+    expect(host(exposed)).to.equal('0.0.0.0');
+  });
+
+  it('refuses a HOST beyond loopback on the devnet’s defaults, naming each one in force', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).to.be.instanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      return null;
+    };
+    for (const host of ['0.0.0.0', '::', '192.0.2.10', 'batchbook.example']) {
+      const message = refusal({ HOST: host });
+      expect(message, host).to.contain('HOST');
+      for (const variable of ['ADMIN_API_KEY', 'NOTIFICATIONS_API_KEY']) {
+        expect(message).to.contain(variable);
+      }
+      expect(message).to.contain('DELIVERY_ALLOW_PRIVATE_HOSTS');
+    }
+    const keys = { HOST: '0.0.0.0', ADMIN_API_KEY: 'a', NOTIFICATIONS_API_KEY: 'n' };
+    expect(refusal(keys)).to.contain('DELIVERY_ALLOW_PRIVATE_HOSTS').and.not.contain('API_KEY');
+    expect(refusal({ ...keys, ADMIN_API_KEY: '' })).to.contain('ADMIN_API_KEY');
+    expect(refusal({ ...keys, DELIVERY_ALLOW_PRIVATE_HOSTS: 'false' })).to.equal(null);
+    // With notifications off, their key and receivers open nothing.
+    const off = { HOST: '0.0.0.0', NOTIFICATIONS_ENABLED: 'false' };
+    expect(refusal(off)).to.contain('ADMIN_API_KEY').and.not.contain('NOTIFICATIONS_API_KEY');
+    expect(refusal({ ...off, ADMIN_API_KEY: 'a' })).to.equal(null);
+    // Beyond the devnet alone there are no such defaults.
+    expect(refusal({ HOST: '0.0.0.0', MAINNET_RPC_URL: 'https://node.example' })).to.equal(null);
+  });
+
   it('stops on a bad value, naming the variable', () => {
     const bad: Record<string, string>[] = [
       { DEVNET: 'maybe' },

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { addressParam } from '../params.js';
-import { rateLimitQuotes } from '../rate-limit.js';
+import { rateLimitPrices, rateLimitQuotes } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 const BODY_LIMIT = 16 * 1024;
@@ -23,7 +23,7 @@ export function quotesRouter(deps: HttpDeps): Router<NetworkState> {
     ctx.body = created.response;
   });
 
-  router.get('/api/v1/token/:token/native_price', async (ctx) => {
+  router.get('/api/v1/token/:token/native_price', rateLimitPrices(deps), async (ctx) => {
     const token = addressParam(ctx.params.token!, 'token');
     try {
       ctx.body = await deps.commands.nativePrice(ctx.state.network, token);

@@ -10,10 +10,11 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Rejection } from '../../commands/rejection.js';
 import type { Address } from '../../domain/events.js';
-import { parseAddress } from '../../domain/hex.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
 import type { HttpDeps } from '../deps.js';
-import { logFailure, toApiError } from '../errors.js';
+import { clientCaused, logFailure, toApiError } from '../errors.js';
+import { pathAddress } from '../params.js';
+import { rateLimitPrices } from '../rate-limit.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
 class TokenEndpointError extends Error {
@@ -55,7 +56,7 @@ function messageErrors(logger: Logger): Middleware {
       }
       // Everything else as the order book sees it (a database outage is its 503), in this shape.
       const api = toApiError(error);
-      if (!api || api.status >= 500) logFailure(logger, ctx, error, api);
+      if (!api || !clientCaused(api.status)) logFailure(logger, ctx, error, api);
       ctx.status = api?.status ?? 500;
       ctx.body = { message: api?.description ?? 'internal error' };
     }
@@ -71,8 +72,7 @@ function networkParam(ref: string): Network {
 /** An address in any form, or `native` for `-` (and the native-token marker address). */
 function tokenParam(value: string): Address | 'native' {
   if (value === '-') return 'native';
-  // Lowercased first, so that a `0X` prefix is accepted as well.
-  const address = parseAddress(value.toLowerCase(), { allowMissingPrefix: true });
+  const address = pathAddress(value);
   if (!address) throw new TokenEndpointError(400, `not a token address: ${JSON.stringify(value)}`);
   return address === NATIVE_TOKEN_MARKER ? 'native' : address;
 }
@@ -93,7 +93,7 @@ export function tokensRouter(deps: HttpDeps): Router {
   const usdPricePath = '/:chainId/tokens/:token/usdPrice';
   const topHoldersPath = '/:chainId/tokens/:token/topHolders';
 
-  router.get(usdPricePath, async (ctx) => {
+  router.get(usdPricePath, rateLimitPrices(deps), async (ctx) => {
     const network = networkParam(ctx.params.chainId!);
     const token = tokenParam(ctx.params.token!);
     // The native currency is worth what its wrapped token is.

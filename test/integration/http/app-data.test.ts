@@ -67,6 +67,24 @@ describe('HTTP: app data', () => {
     }
   });
 
+  it('rejects a document that repeats a key, at any depth, and writes nothing', async () => {
+    for (const fullAppData of [
+      '{"appCode":"a","appCode":"b"}',
+      '{"metadata":{"hooks":{"pre":[],"pre":[]}}}',
+      // The same key, spelled with an escape.
+      '{"appCode":"a","app\\u0043ode":"b"}',
+    ]) {
+      const response = await put('/app_data', { fullAppData });
+      expect(response.status, fullAppData).to.equal(400);
+      const body = (await response.json()) as { errorType: string; description: string };
+      expect(body.errorType).to.equal('AppDataInvalid');
+      expect(body.description).to.match(/duplicate key/);
+    }
+    const events = await service.ledger.readAll(null, 1000);
+    const registered = events.map((e) => (e.data as { fullAppData?: string }).fullAppData);
+    expect(registered.filter((doc) => doc?.includes('"appCode":"a"'))).to.deep.equal([]);
+  });
+
   it('refuses bodies over 8 KiB with 413 and writes nothing', async () => {
     const fullAppData = JSON.stringify({ appCode: 'x'.repeat(8200) });
     const response = await put('/app_data', { fullAppData });

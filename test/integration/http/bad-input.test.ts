@@ -2,17 +2,23 @@
  * Bad input gets a clear error and writes nothing: unknown networks, malformed JSON, oversized
  * bodies, wrong shapes, malformed path parameters, pagination limits.
  */
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import { capturingLogger } from '../delivery/fixtures.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 describe('HTTP: bad input', () => {
   let service: TestService;
   let base: string;
+  const log = capturingLogger();
   before(async () => {
-    service = await startTestService();
+    service = await startTestService({ logger: log.logger });
     base = `${service.devnet}/api/v1`;
   });
   after(() => service.stop());
+
+  /** What the service logged at error level or above: a client's mistake is never one. */
+  const errorsLogged = () => log.lines.filter((line) => (line.level as number) >= 50);
 
   const post = (path: string, body: string, contentType = 'application/json') =>
     fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': contentType } });
@@ -142,9 +148,45 @@ describe('HTTP: bad input', () => {
     }
   });
 
-  it('answers a method it does not implement with 501, on any path', async () => {
+  it('answers a method it does not implement with 501, on any path, logging no error', async () => {
     for (const path of [`${base}/version`, `${service.url}/no/such/thing`]) {
       await expectError(await fetch(path, { method: 'PROPFIND' }), 501, 'NotImplemented');
+    }
+    expect(errorsLogged()).to.deep.equal([]);
+  });
+
+  it('answers an unsupported Content-Encoding with 415 and a corrupt body with 400, logging no error', async () => {
+    const body = JSON.stringify({ fullAppData: '{"appCode":"encoded"}' });
+    const put = (encoding: string, payload: string | Buffer = body) =>
+      fetch(`${base}/app_data`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: payload,
+      });
+    for (const encoding of ['xyz', 'compress', 'gzip, br', 'gzip;q=1']) {
+      await expectError(await put(encoding), 415, 'UnsupportedMediaType');
+    }
+    // Encodings it decodes, on a body that is not encoded so (or cut short).
+    for (const [encoding, payload] of [
+      ['br', body],
+      ['gzip', body],
+      ['deflate', body],
+      ['gzip', gzipSync(body).subarray(0, 12)],
+    ] as const) {
+      await expectError(await put(encoding, payload), 400, 'InvalidBody');
+    }
+    await ledgerIsEmpty();
+    expect(errorsLogged()).to.deep.equal([]);
+    // A body that is what it says is read, whatever the coding's case (a read: nothing written).
+    const uids = JSON.stringify([`0x${'11'.repeat(56)}`]);
+    for (const encoding of ['gzip', 'GZip', 'identity']) {
+      const response = await fetch(`${base}/orders/by_uids`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: encoding === 'identity' ? uids : gzipSync(uids),
+      });
+      expect(response.status, encoding).to.equal(200);
+      expect(await response.json()).to.deep.equal([]);
     }
   });
 

@@ -91,6 +91,22 @@ describe('HTTP: placing orders', () => {
     expect(Date.parse(read.body.creationDate as string)).to.be.closeTo(Date.now(), 60_000);
   });
 
+  it('reads an order by its UID and its owner in any case, a capital 0X prefix too', async () => {
+    const wallet = await fundedWallet();
+    const signed = await signOrder(wallet, CHAIN_ID.devnet);
+    expect((await place(signed.body)).status).to.equal(201);
+    const digits = signed.uid.slice(2).toUpperCase();
+    for (const form of [`0X${digits}`, `0x${digits}`, digits]) {
+      const read = await http<Order>('GET', `${orders}/${form}`);
+      expect(read.status, `${form}: ${read.text}`).to.equal(200);
+      expect(read.body.uid).to.equal(signed.uid);
+    }
+    const owner = `0X${wallet.address.slice(2).toUpperCase()}`;
+    const listed = await http<Order[]>('GET', `${service.devnet}/api/v1/account/${owner}/orders`);
+    expect(listed.status, listed.text).to.equal(200);
+    expect(listed.body.map((order) => order.uid)).to.deep.equal([signed.uid]);
+  });
+
   it('accepts an ethsign order', async () => {
     const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, {}, 'ethsign');
     const response = await place(signed.body);
@@ -257,6 +273,13 @@ describe('HTTP: placing orders', () => {
       await rejected({ appData: `0x${'12'.repeat(32)}` }, 'InvalidAppData');
       await rejected({}, 'AppDataHashMismatch', { body: { appDataHash: `0x${'34'.repeat(32)}` } });
       await rejected({ appData: '{"metadata":{"hooks":"nope"}}' }, 'InvalidAppData');
+    });
+
+    it('rejects app data that repeats a key, which a strict JSON reader refuses (InvalidAppData)', async () => {
+      const signer = (await fundedWallet()).address;
+      // Read last-key-wins, the second signer would be taken for the first.
+      const appData = `{"metadata":{"signer":"${TOKENS.DAI}","signer":"${signer}"}}`;
+      await rejected({ appData }, 'InvalidAppData');
     });
   });
 

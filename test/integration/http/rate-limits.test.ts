@@ -36,7 +36,11 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
   let service: TestService;
   before(async () => {
     service = await startTestService({
-      env: { RATE_LIMIT_ORDERS_PER_SECOND: '2', TRUSTED_PROXIES: '1' },
+      env: {
+        RATE_LIMIT_ORDERS_PER_SECOND: '2',
+        RATE_LIMIT_PRICES_PER_SECOND: '2',
+        TRUSTED_PROXIES: '1',
+      },
       clock: clock.now,
     });
   });
@@ -78,6 +82,45 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
     });
     const placed = await submit(signed.body, '192.0.2.77');
     expect(placed.status, placed.text).to.equal(201);
+  });
+
+  it('counts an IPv6 caller by its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    // One subscriber's /64 holds 2^64 addresses: each its own budget would be no limit at all.
+    expect((await submit({}, '2001:db8:1:2::1')).status).to.equal(400);
+    expect((await submit({}, '2001:db8:1:2:ffff:ffff:ffff:fffe')).status).to.equal(400);
+    expectLimited(await submit({}, '2001:DB8:1:2:0:0:0:9'));
+    expect((await submit({}, '2001:db8:1:3::1')).status).to.equal(400);
+
+    expect((await submit({}, '::ffff:203.0.113.7')).status).to.equal(400);
+    expect((await submit({}, '::FFFF:cb00:7107')).status).to.equal(400);
+    expectLimited(await submit({}, '203.0.113.7'));
+    expect((await submit({}, '203.0.113.8')).status).to.equal(400);
+  });
+
+  it('limits price reads per caller, native_price and usdPrice together, each in its shape', async () => {
+    const token = newWallet().address;
+    const read = (route: 'native_price' | 'usdPrice', ip: string) =>
+      http<unknown>(
+        'GET',
+        route === 'native_price'
+          ? `${service.devnet}/api/v1/token/${token}/native_price`
+          : `${service.url}/devnet/tokens/${token}/usdPrice`,
+        undefined,
+        { 'x-forwarded-for': ip },
+      );
+    const ip = '192.0.2.50';
+    expect((await read('native_price', ip)).status).to.equal(404);
+    expect((await read('usdPrice', ip)).status).to.equal(404);
+    expectLimited(await read('native_price', ip));
+    const refused = await read('usdPrice', ip);
+    expect(refused.status, refused.text).to.equal(429);
+    expect(refused.body).to.have.all.keys('message');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).to.be.at.least(1);
+
+    expect((await read('usdPrice', '192.0.2.51')).status).to.equal(404);
+    clock.advance(retryAfter);
+    expect((await read('native_price', ip)).status).to.equal(404);
   });
 
   it('counts one budget per caller across networks', async () => {
@@ -163,9 +206,14 @@ describe('rate limits: in-process store', () => {
 });
 
 describe('rate limits: configuration', () => {
-  it('defaults to 10 quotes and 5 orders per second per client, counted in process, no proxy', () => {
+  it('defaults to 10 quotes, 5 orders and 10 price reads per second per client, counted in process, no proxy', () => {
     const config = loadConfig({});
-    expect(config.rateLimits).to.deep.equal({ quotesPerSecond: 10, ordersPerSecond: 5 });
+    expect(config.rateLimits).to.deep.equal({
+      quotesPerSecond: 10,
+      ordersPerSecond: 5,
+      pricesPerSecond: 10,
+    });
+    expect(config.unknownTokenCacheSeconds).to.equal(300);
     expect(config.redisUrl).to.equal(null);
     expect(config.trustedProxies).to.equal(0);
     expect(loadConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).to.equal(2);
@@ -175,9 +223,16 @@ describe('rate limits: configuration', () => {
     const config = loadConfig({
       RATE_LIMIT_QUOTES_PER_SECOND: '0',
       RATE_LIMIT_ORDERS_PER_SECOND: '20',
+      RATE_LIMIT_PRICES_PER_SECOND: '0',
+      UNKNOWN_TOKEN_CACHE_SECONDS: '0',
       REDIS_URL: 'rediss://user:secret@cache.internal:6380/2',
     });
-    expect(config.rateLimits).to.deep.equal({ quotesPerSecond: 0, ordersPerSecond: 20 });
+    expect(config.rateLimits).to.deep.equal({
+      quotesPerSecond: 0,
+      ordersPerSecond: 20,
+      pricesPerSecond: 0,
+    });
+    expect(config.unknownTokenCacheSeconds).to.equal(0);
     expect(config.redisUrl).to.equal('rediss://user:secret@cache.internal:6380/2');
   });
 
@@ -185,6 +240,8 @@ describe('rate limits: configuration', () => {
     for (const [name, value] of [
       ['RATE_LIMIT_ORDERS_PER_SECOND', '2.5'],
       ['RATE_LIMIT_QUOTES_PER_SECOND', '-1'],
+      ['RATE_LIMIT_PRICES_PER_SECOND', 'many'],
+      ['UNKNOWN_TOKEN_CACHE_SECONDS', '86401'],
       ['REDIS_URL', 'http://cache:6379'],
       ['REDIS_URL', 'not a url'],
       ['TRUSTED_PROXIES', '-1'],

@@ -208,6 +208,28 @@ describe('HTTP: token endpoints', function () {
       );
     });
 
+    it('lists balances of different lengths largest first, and ?limit= takes the largest', async () => {
+      const token = await deployToken();
+      const [small, medium, large] = [fresh(), fresh(), fresh()];
+      // As text, "4500" and "3000" sort above "1500000": the order must be by amount.
+      await mint(token, medium, 4_500n);
+      await mint(token, small, 3_000n);
+      await mint(token, large, 1_500_000n);
+      const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { buyToken: token });
+      const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+      expect(placed.status, placed.text).to.equal(201);
+      const holder = (address: Address, balance: bigint) => ({ address, balance: String(balance) });
+      await waitForHolders(
+        token,
+        [small, medium, large],
+        [holder(large, 1_500_000n), holder(medium, 4_500n), holder(small, 3_000n)],
+      );
+
+      const two = await topHolders('devnet', token, '?limit=2');
+      expect(two.status, two.text).to.equal(200);
+      expect(two.body).to.deep.equal([holder(large, 1_500_000n), holder(medium, 4_500n)]);
+    });
+
     it('answers 404 {message} for a token nobody trades and for the native token', async () => {
       expectMessage(await topHolders('devnet', fresh()), 404, /not indexed/);
       expectMessage(await topHolders('devnet', '-'), 404, /native currency/);

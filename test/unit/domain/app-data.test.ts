@@ -6,6 +6,7 @@ import {
   ZERO_APP_DATA_HASH,
   appDataHash,
   validateAppData,
+  validateNewAppData,
   type AppDataValidation,
 } from '../../../src/domain/app-data.js';
 
@@ -251,6 +252,46 @@ describe('app data', () => {
         { numRuns: 300 },
       );
       expect(validateAppData(42 as never, LIMIT).ok).to.equal(false);
+    });
+  });
+
+  describe('validateNewAppData', () => {
+    it('refuses a key repeated in one object, at any depth and however it is spelled', () => {
+      for (const [doc, key] of [
+        ['{"a":1,"a":1}', 'a'],
+        ['{"metadata":{"quote":{},"x":[{"k":1,"k":2}]}}', 'k'],
+        ['{"a\\u0062":1,"ab":2}', 'ab'],
+        ['{"x":"{\\"y\\":1,\\"y\\":2}","y":{},"z":[1,{"y":3}]}', null],
+        ['{"a":{"b":1},"c":{"b":2}}', null],
+      ] as [string, string | null][]) {
+        const result = validateNewAppData(doc, LIMIT);
+        if (key === null) expect(result.ok, doc).to.equal(true);
+        else expectInvalid(result, `duplicate key ${JSON.stringify(key)}`);
+        // Documents already accepted are read as before: the last value of a repeated key.
+        expect(validateAppData(doc, LIMIT).ok, doc).to.equal(true);
+      }
+    });
+
+    it('finds a repeated key in any JSON document, and none where JSON.stringify wrote it', () => {
+      const unlimited = Number.POSITIVE_INFINITY;
+      fc.assert(
+        fc.property(
+          fc.json(),
+          fc.string({ maxLength: 4 }),
+          fc.jsonValue(),
+          fc.jsonValue(),
+          (inner, key, first, second) => {
+            expect(validateNewAppData(`{"doc":${inner}}`, unlimited).ok, inner).to.equal(true);
+            const member = (value: unknown) => `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+            const repeated = `{"doc":${inner},"x":{${member(first)},${member(second)}}}`;
+            expectInvalid(
+              validateNewAppData(repeated, unlimited),
+              `duplicate key ${JSON.stringify(key)}`,
+            );
+          },
+        ),
+        { numRuns: 300 },
+      );
     });
   });
 });
