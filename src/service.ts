@@ -67,7 +67,6 @@ import { settlementFeedback } from './auction/settlement-feedback.js';
 import type { Solver } from './auction/solver.js';
 import { createSolverQuotes, type SolverQuotes } from './auction/solver-quotes.js';
 import type { MarketSources } from './auction/round.js';
-import type { Address } from './domain/events.js';
 import { devnetSolver } from './chain/devnet/deploy.js';
 import { createAppDataQueries } from './queries/app-data.js';
 import { createOrderQueries } from './queries/orders.js';
@@ -234,10 +233,13 @@ export async function startService(
     // The price endpoints' chain reads. Any caller may name any address: tokens found without a
     // price or decimals are remembered for a while, so naming them again asks the chain nothing.
     const misses = { clock, ttlMs: config.unknownTokenCacheSeconds * 1000 };
+    const tokenDecimals = new Map(
+      [...tokenRpcs].map(([name, rpc]) => [name, createTokenDecimals(rpc)]),
+    );
     const priceReads = new Map(
-      [...tokenRpcs].map(([name, rpc]): [string, UsdPriceDeps] => {
+      [...tokenRpcs].map(([name]): [string, UsdPriceDeps] => {
         const prices = chains.prices(name)!;
-        const decimals = createTokenDecimals(rpc);
+        const decimals = tokenDecimals.get(name)!;
         return [
           name,
           {
