@@ -8,9 +8,12 @@
  *   `AttemptRow`);
  * - a token's latest price belongs to the highest auction id that priced it, whatever the order
  *   the auctions arrive in;
- * - the orders auctions have taken in come from the stored auction rows (statements.ts).
+ * - the orders auctions have taken in come from the stored auction rows (statements.ts);
+ * - an auction recording only the changes since its base is stored whole: its base's cut (from
+ *   this batch, or stored before it, `bases`) with the changes applied.
  */
-import type { AuctionClosedV4 } from '../../src/domain/events.js';
+import { applyChanges, type CutRecord } from '../../src/domain/auction-record.js';
+import type { AuctionClosedV5 } from '../../src/domain/events.js';
 import type { EventOf } from '../events.js';
 
 export type AuctionEvent = EventOf<'AuctionClosed' | 'SettlementSubmitted' | 'SettlementFailed'>;
@@ -28,7 +31,7 @@ export interface AuctionRow {
   cut_at: string;
   deadline: string;
   deadline_block: number;
-  auction: AuctionClosedV4;
+  auction: AuctionClosedV5;
 }
 
 export interface SolutionRow {
@@ -119,7 +122,7 @@ class FirstWins<Row> {
 }
 
 function addSolutions(
-  a: AuctionClosedV4,
+  a: AuctionClosedV5,
   solutions: FirstWins<SolutionRow>,
   orders: FirstWins<SolutionOrderRow>,
 ): void {
@@ -158,7 +161,32 @@ function addSolutions(
   }
 }
 
-export function reduceAuctionEvents(events: readonly AuctionEvent[]): AuctionsBatch {
+/** `network/id` of an auction, as `bases` keys it. */
+export const auctionKey = (network: string, id: number): string => `${network}/${id}`;
+
+/** The stored auctions the batch's auctions record their changes against, and are not in it. */
+export function basesNeeded(events: readonly AuctionEvent[]): AuctionKey[] {
+  const inBatch = new Set<string>();
+  const needed = new Map<string, AuctionKey>();
+  for (const e of events) {
+    if (e.type !== 'AuctionClosed') continue;
+    const { network, id, base } = e.data;
+    if (base !== null && !inBatch.has(auctionKey(network, base)))
+      needed.set(auctionKey(network, base), { network, id: base });
+    inBatch.add(auctionKey(network, id));
+  }
+  return [...needed.values()];
+}
+
+/**
+ * `bases`: the whole cuts of `basesNeeded(events)`, by `auctionKey`. Throws when one is missing:
+ * a base is always recorded, and so projected, before an auction that names it.
+ */
+export function reduceAuctionEvents(
+  events: readonly AuctionEvent[],
+  bases: ReadonlyMap<string, CutRecord> = new Map(),
+): AuctionsBatch {
+  const cuts = new Map(bases);
   const auctions = new FirstWins<AuctionRow>();
   const solutions = new FirstWins<SolutionRow>();
   const solutionOrders = new FirstWins<SolutionOrderRow>();
@@ -168,7 +196,15 @@ export function reduceAuctionEvents(events: readonly AuctionEvent[]): AuctionsBa
   for (const e of events) {
     switch (e.type) {
       case 'AuctionClosed': {
-        const a = e.data;
+        const recorded = e.data;
+        const base =
+          recorded.base === null ? null : cuts.get(auctionKey(recorded.network, recorded.base));
+        const cut = applyChanges(base ?? null, recorded);
+        cuts.set(auctionKey(recorded.network, recorded.id), cut);
+        const a: AuctionClosedV5 = {
+          ...recorded,
+          ...wholeCutOf(cut),
+        };
         auctions.add(`${a.network}/${a.id}`, {
           network: a.network,
           id: a.id,
@@ -232,5 +268,18 @@ export function reduceAuctionEvents(events: readonly AuctionEvent[]): AuctionsBa
     tokenPrices: [...prices.values()],
     replaceAttempts: all.filter((a) => a.replace).map((a) => a.row),
     failAttempts: all.filter((a) => !a.replace).map((a) => a.row),
+  };
+}
+
+/** An auction's fields for its whole cut. */
+function wholeCutOf(cut: CutRecord) {
+  return {
+    base: null,
+    orders: [...cut.orders],
+    left: [],
+    prices: { ...cut.prices },
+    unpriced: [],
+    filtered: [...cut.filtered],
+    unfiltered: [],
   };
 }

@@ -44,6 +44,9 @@ export async function migrateAuctions(db: Knex, schema: string): Promise<void> {
       order_uids text[] NOT NULL,
       order_executed numeric(78,0)[] NOT NULL,
       filtered_uids text[] NOT NULL,
+      -- Why each was filtered out, index by index: an auction recording only its changes
+      -- (AuctionClosed v5) is read back whole from the row of its base.
+      filtered_reasons text[] NOT NULL,
       prices jsonb NOT NULL,
       PRIMARY KEY (network, id)
     )`);

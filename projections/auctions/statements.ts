@@ -88,6 +88,8 @@ export const attemptColumns = new ColumnSet<AttemptRow>([
 
 export interface AuctionsStatements {
   insertAuctions: string;
+  /** The whole cuts of the given auctions: the bases of auctions that record their changes. */
+  selectCuts: string;
   insertSolutions: string;
   insertSolutionOrders: string;
   recordAuctionedOrders: string;
@@ -108,16 +110,24 @@ export function auctionsStatements(schema: string): AuctionsStatements {
     // The arrays come out of the event's JSON here rather than as bindings: an array column
     // cannot travel through `unnest` (it would flatten). The event itself is not kept.
     insertAuctions: `INSERT INTO ${auctions} (${AUCTION_ROW_COLUMNS}, order_uids, order_executed,
-        filtered_uids, prices)
+        filtered_uids, filtered_reasons, prices)
       SELECT ${AUCTION_ROW_COLUMNS},
         ARRAY(SELECT o->>'uid' FROM jsonb_array_elements(x.auction->'orders') WITH ORDINALITY
           AS e(o, n) ORDER BY n),
         ARRAY(SELECT (o->>'executed')::numeric FROM jsonb_array_elements(x.auction->'orders')
           WITH ORDINALITY AS e(o, n) ORDER BY n),
-        ARRAY(SELECT f->>'uid' FROM jsonb_array_elements(x.auction->'filtered') f),
+        ARRAY(SELECT f->>'uid' FROM jsonb_array_elements(x.auction->'filtered') WITH ORDINALITY
+          AS e(f, n) ORDER BY n),
+        ARRAY(SELECT f->>'reason' FROM jsonb_array_elements(x.auction->'filtered')
+          WITH ORDINALITY AS e(f, n) ORDER BY n),
         x.auction->'prices'
       FROM ${auctionColumns.unnest}
       ON CONFLICT (network, id) DO NOTHING`,
+
+    selectCuts: `SELECT a.network, a.id, a.order_uids, a.order_executed::text[] AS order_executed,
+        a.filtered_uids, a.filtered_reasons, a.prices
+      FROM ${auctionKeyColumns.unnest}
+      JOIN ${auctions} a ON a.network = x.network AND a.id = x.id`,
 
     insertSolutions: insertOnce(SOLUTIONS_TABLE, solutionColumns),
     insertSolutionOrders: insertOnce(SOLUTION_ORDERS_TABLE, solutionOrderColumns),

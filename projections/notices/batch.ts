@@ -30,7 +30,7 @@
  */
 import type {
   Address,
-  AuctionClosedV4,
+  AuctionClosedV5,
   DeliveryChannel,
   OrderCancelledV1,
   OrderKind,
@@ -195,7 +195,7 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
 export const isEmptyPlan = (plan: LoadPlan): boolean =>
   plan.keys.length === 0 && plan.clocks.length === 0 && plan.failures.length === 0;
 
-const winners = (a: AuctionClosedV4) => a.solutions.filter((s) => s.isWinner);
+const winners = (a: AuctionClosedV5) => a.solutions.filter((s) => s.isWinner);
 
 /**
  * A failure that ends its solution's hold: not a time-out, whose transaction is out there and
@@ -493,7 +493,7 @@ export function deriveNotices(
     mayExpire(o);
   };
 
-  const auction = (a: AuctionClosedV4) => {
+  const auction = (a: AuctionClosedV5) => {
     const cut = unixSeconds(a.cutAt);
     // Expiry first: the cut left out what had expired by then.
     const queue = expiring.get(a.network);

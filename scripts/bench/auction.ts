@@ -44,6 +44,12 @@ import { readAnswer } from '../../src/auction/solver-api/answer.js';
 import { createTokenDecimals } from '../../src/chain/token-decimals.js';
 import { createTokenFacts } from '../../src/chain/token-facts.js';
 import { rankProposals } from '../../src/domain/referee/competition.js';
+import {
+  changesSince,
+  wholeCut,
+  type CutChanges,
+  type CutRecord,
+} from '../../src/domain/auction-record.js';
 import { answerJson } from '../../test/support/solver-wire.js';
 import { startSolverServer } from '../../test/support/solver-server.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
@@ -61,6 +67,7 @@ import {
   type Hex,
   type OrderData,
   type OrderPlacedV1,
+  type RankedSolution,
 } from '../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
 import type { Ledger } from '../../src/ledger/port.js';
@@ -345,8 +352,11 @@ interface RunResult {
   bestTraded: number;
   bestScore: string;
   bestInteractions: number;
-  /** The JSON of the `AuctionClosed` the autopilot would append for this auction. */
+  /** The JSON of the `AuctionClosed` the autopilot would append for this auction, whole. */
   auctionClosedBytes: number;
+  /** The same auction recorded as the changes since the same cut (with its solutions, without). */
+  changesBytes: number;
+  changesWithoutSolutionsBytes: number;
   requestBytes: number;
   answerBytes: number;
   externalSolutions: number;
@@ -480,6 +490,11 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
       const ranked = rankProposals(setup.referee, proposed).map(({ solution }) => solution);
       const t12 = performance.now();
 
+      const record: CutRecord = {
+        orders: auctionedOrders(cut.orders),
+        prices: cut.prices,
+        filtered: cut.filtered,
+      };
       const filtered: Record<string, number> = {};
       for (const { reason } of cut.filtered) filtered[reason] = (filtered[reason] ?? 0) + 1;
       const best = ranked[0];
@@ -514,14 +529,13 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         bestTraded: best?.orders.length ?? 0,
         bestScore: best?.score ?? '0',
         bestInteractions: best?.interactions.length ?? 0,
-        auctionClosedBytes: Buffer.byteLength(
-          JSON.stringify({
-            block: cut.block,
-            orders: auctionedOrders(cut.orders),
-            prices: cut.prices,
-            filtered: cut.filtered,
-            solutions: ranked,
-          }),
+        auctionClosedBytes: recordBytes(wholeCut(record), ranked),
+        // What the autopilot appends for the same cut one auction later: its changes (none here:
+        // nothing settled between the runs) and its solutions.
+        changesBytes: recordBytes(changesSince({ id: run, cut: record }, record), ranked),
+        changesWithoutSolutionsBytes: recordBytes(
+          changesSince({ id: run, cut: record }, record),
+          [],
         ),
         requestBytes,
         answerBytes: Buffer.byteLength(answerText),
@@ -551,6 +565,13 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
     await db.destroy();
     await bench.stop();
   }
+}
+
+/** Bytes of the JSON of an `AuctionClosed` recording `changes` and `solutions` (as the ledger keeps it). */
+function recordBytes(changes: CutChanges, solutions: readonly RankedSolution[]): number {
+  const at = new Date(0).toISOString();
+  const header = { network: 'devnet', id: 1, block: 1, cutAt: at, deadline: at, deadlineBlock: 1 };
+  return Buffer.byteLength(JSON.stringify({ ...header, ...changes, solutions }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -596,7 +617,9 @@ function report(options: Options, results: SizeResult[]): void {
         `${r.priceCalls} native prices, ${r.balanceCalls} balance eth_calls; ` +
         `${r.proposed} solutions proposed, ${r.ranked} ranked, ${r.winners} winner(s); ` +
         `best: ${r.bestTraded} traded orders, ${r.bestInteractions} interactions (2 per pool swap), score ${r.bestScore}; ` +
-        `its AuctionClosed event: ${(r.auctionClosedBytes / 2 ** 20).toFixed(1)} MiB of JSON; ` +
+        `its AuctionClosed event: ${(r.auctionClosedBytes / 1024).toFixed(1)} KiB of JSON whole, ` +
+        `${(r.changesBytes / 1024).toFixed(1)} KiB as the changes since the same cut ` +
+        `(${(r.changesWithoutSolutionsBytes / 1024).toFixed(1)} KiB of it without the solutions); ` +
         `the Auction sent: ${(r.requestBytes / 2 ** 20).toFixed(2)} MiB, the HTTP engine's answer ` +
         `${(r.answerBytes / 1024).toFixed(0)} KiB with ${r.externalSolutions} solutions taken in`,
     );

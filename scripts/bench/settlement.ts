@@ -44,7 +44,7 @@ import { SigningKey, Wallet, hexlify, randomBytes, type JsonRpcProvider } from '
 import { devnetProvider } from '../../src/chain/devnet/deploy.js';
 import type {
   Address,
-  AuctionClosedV4,
+  AuctionClosedV5,
   Hex,
   OrderUid,
   SettlementFailedV1,
@@ -118,14 +118,14 @@ function watchBlocks(provider: JsonRpcProvider): {
 /** What the ledger said about the bench's orders, with when (ledger clock and when we saw it). */
 interface LedgerView {
   /** Winning solutions by order: the auction and the rank. */
-  winnerOf: Map<OrderUid, { auction: AuctionClosedV4; rank: number; recordedAt: number }>;
+  winnerOf: Map<OrderUid, { auction: AuctionClosedV5; rank: number; recordedAt: number }>;
   submitted: Map<string, SettlementSubmittedV1 & { recordedAt: number }>;
   failed: (SettlementFailedV1 & { recordedAt: number })[];
   traded: Map<OrderUid, TradeSettledV1 & { recordedAt: number }>;
   /** When each submitted transaction's receipt was first seen (polled every 5 ms). */
   receiptSeen: Map<Hex, number>;
   /** Every auction closed, by id. */
-  auctions: Map<number, AuctionClosedV4>;
+  auctions: Map<number, AuctionClosedV5>;
 }
 
 function followLedger(subscription: Subscription, provider: JsonRpcProvider): LedgerView {
@@ -152,7 +152,7 @@ function followLedger(subscription: Subscription, provider: JsonRpcProvider): Le
     for await (const event of subscription) {
       const recordedAt = event.recordedAt.getTime();
       if (event.type === 'AuctionClosed') {
-        const auction = event.data as AuctionClosedV4;
+        const auction = event.data as AuctionClosedV5;
         view.auctions.set(auction.id, auction);
         for (const solution of auction.solutions.filter((s) => s.isWinner)) {
           for (const order of solution.orders) {

@@ -6,8 +6,9 @@
  * others wait.
  */
 import type { Logger } from 'pino';
+import { changesSince, unchanged, wholeCut, type CutRecord } from '../domain/auction-record.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV4 } from '../domain/events.js';
+import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV5 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
@@ -80,6 +81,9 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     return runRound(roundDeps, id, cut, market);
   }
 
+  /** The last auction this instance recorded, and its cut whole: what the next one changes. */
+  let lastRecorded: { id: number; cut: CutRecord } | null = null;
+
   const step = async (isStopping: () => boolean, isLeading: () => boolean) => {
     const now = deps.clock();
     const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -93,19 +97,35 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     const id = await deps.nextAuctionId();
     const { solutions, excluded } = await solveRound(id, cut);
     // Orders left out while solving are recorded as a cut would have filtered them.
-    const auction: AuctionClosedV4 = {
-      network: network.name,
-      id,
-      block: cut.block,
+    const record: CutRecord = {
       orders: auctionedOrders(cut.orders.filter((order) => !excluded.has(order.uid))),
       prices: cut.prices,
       filtered: [
         ...cut.filtered,
         ...[...excluded].map(([uid, problem]) => ({ uid, reason: filterReasonOf(problem) })),
       ],
+    };
+    const changes = lastRecorded ? changesSince(lastRecorded, record) : wholeCut(record);
+    // The same cut again, with nothing solved: nothing to record, unless the notices need an
+    // auction to see an expiry by (the ledger's clock).
+    if (unchanged(changes) && solutions.length === 0 && !(await deps.expiryDue(nowSeconds))) {
+      logger.debug({ auction: id, base: changes.base }, 'the same cut again: not recorded');
+      return;
+    }
+    const auction: AuctionClosedV5 = {
+      network: network.name,
+      id,
+      block: cut.block,
       cutAt: now.toISOString(),
       deadline: new Date(now.getTime() + deps.settlementDeadlineMs).toISOString(),
       deadlineBlock: cut.block + SUBMISSION_DEADLINE_BLOCKS,
+      base: changes.base,
+      orders: [...changes.orders],
+      left: changes.left,
+      prices: { ...changes.prices },
+      unpriced: changes.unpriced,
+      filtered: [...changes.filtered],
+      unfiltered: changes.unfiltered,
       solutions,
     };
     // Solving takes a while: another instance may lead by now and have cut the same orders,
@@ -127,9 +147,12 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       ],
       'noStream',
     );
+    // The next record changes this one; whichever instance recorded the ones between, a record
+    // names its base, so changes against an older one are still read right.
+    lastRecorded = { id, cut: record };
     const winners = auction.solutions.filter((solution) => solution.isWinner);
     logger.info(
-      { auction: id, orders: auction.orders.length, solutions: auction.solutions.length },
+      { auction: id, orders: record.orders.length, solutions: auction.solutions.length },
       'auction closed',
     );
     if (winners.length > 0 && deps.driver === null) {

@@ -10,7 +10,7 @@
  */
 import type {
   Address,
-  AuctionClosedV4,
+  AuctionClosedV5,
   AuctionedOrder,
   AuctionOrder,
   FilterReason,
@@ -43,7 +43,7 @@ export interface CutDeps {
   hooksTrampoline: Address;
 }
 
-export type CutAuction = Pick<AuctionClosedV4, 'block' | 'prices' | 'filtered'> & {
+export type CutAuction = Pick<AuctionClosedV5, 'block' | 'prices' | 'filtered'> & {
   /** In full: what the solvers get, and the trades a winner's settlement encodes. */
   orders: AuctionOrder[];
   /** The same orders in the contract's terms, in the same order. */

@@ -17,7 +17,7 @@ import {
   EVENT_VERSIONS,
   streams,
   type Address,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type AuctionOrder,
   type Hex,
   type RankedSolution,
@@ -59,7 +59,7 @@ export interface SettlementDriver {
    * the outcome is recorded (or the driver stops). Never rejects.
    */
   settle(
-    auction: AuctionClosedV4,
+    auction: AuctionClosedV5,
     orders: readonly AuctionOrder[],
     solution: RankedSolution,
   ): Promise<void>;
@@ -116,7 +116,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   let sending: Promise<unknown> = Promise.resolve();
 
   const record = async (
-    auction: AuctionClosedV4,
+    auction: AuctionClosedV5,
     rank: number,
     event: { type: 'SettlementSubmitted' | 'SettlementFailed'; data: object },
   ) => {
@@ -192,7 +192,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   }
 
   async function settle(
-    auction: AuctionClosedV4,
+    auction: AuctionClosedV5,
     orders: readonly AuctionOrder[],
     solution: RankedSolution,
   ): Promise<void> {

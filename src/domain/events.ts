@@ -262,9 +262,10 @@ export interface RankedSolution {
  * Version 3 names the auctioned orders instead of copying them (v2 held each in full: megabytes
  * per auction at 10,000 open orders, every few seconds, in an append-only ledger); version 4
  * gives each solution its solver's id, each trade its solver's fee, and the calls its settlement
- * makes before and after the transfers.
+ * makes before and after the transfers; version 5 may record only what changed since an earlier
+ * auction of the network (`base`; src/domain/auction-record.ts).
  */
-export interface AuctionClosedV4 {
+export interface AuctionClosedV5 {
   network: string;
   /** Strictly increasing per service (a database sequence). */
   id: number;
@@ -278,10 +279,26 @@ export interface AuctionClosedV4 {
   deadline: string;
   /** The block by which the winners should have settled (the reference's `auctionDeadlineBlock`). */
   deadlineBlock: number;
+  /**
+   * The auction of the same network whose cut this one records the changes of; null: the
+   * orders, prices and filtered orders below are the cut whole.
+   */
+  base: number | null;
+  /** The auction's orders; with a base, those that entered or whose fill moved since it. */
   orders: AuctionedOrder[];
-  /** Native-token price of each traded token, 1e18 = one native token per token atom × 1e18. */
+  /** Orders of the base this auction no longer holds (empty without a base). */
+  left: OrderUid[];
+  /**
+   * Native-token price of each traded token, 1e18 = one native token per token atom × 1e18;
+   * with a base, those that moved or are new.
+   */
   prices: Record<Address, string>;
+  /** Tokens the base priced that this auction does not (empty without a base). */
+  unpriced: Address[];
+  /** Orders left out and why; with a base, those newly left out or for another reason. */
   filtered: { uid: OrderUid; reason: FilterReason }[];
+  /** Orders the base left out that this auction does not (empty without a base). */
+  unfiltered: OrderUid[];
   /** Best first: `solutions[i].rank === i + 1`. */
   solutions: RankedSolution[];
 }
@@ -358,7 +375,7 @@ export interface EventPayloads {
   SettlementObserved: SettlementObservedV1;
   ChainFactReverted: ChainFactRevertedV1;
   QuoteCreated: QuoteCreatedV1;
-  AuctionClosed: AuctionClosedV4;
+  AuctionClosed: AuctionClosedV5;
   SettlementSubmitted: SettlementSubmittedV1;
   SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
@@ -377,7 +394,7 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementObserved: 1,
   ChainFactReverted: 1,
   QuoteCreated: 1,
-  AuctionClosed: 4,
+  AuctionClosed: 5,
   SettlementSubmitted: 1,
   SettlementFailed: 1,
   AppDataRegistered: 1,

@@ -70,6 +70,8 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
         })),
       };
     },
+    // v4 → v5: an auction may record only the changes since a base; v4 ones were whole.
+    (data) => ({ ...(data as object), base: null, left: [], unpriced: [], unfiltered: [] }),
   ],
   SettlementSubmitted: [],
   SettlementFailed: [],

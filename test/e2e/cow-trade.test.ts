@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { Contract, id as topicOf, parseUnits } from 'ethers';
 import { devnetSolver } from '../../src/chain/devnet/deploy.js';
-import type { Address, AuctionClosedV4 } from '../../src/domain/events.js';
+import type { Address, AuctionClosedV5 } from '../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS } from '../../src/domain/networks.js';
 import { runDemoTrade, type DemoResult } from '../../scripts/demo/trade.js';
 import { startTestChain, type TestChain } from '../support/chain.js';
@@ -105,7 +105,7 @@ describe('e2e: a coincidence of wants traded on the devnet', function () {
     expect(receipt!.logs.filter((log) => log.topics[0] === UNISWAP_SWAP)).to.deep.equal([]);
     const auction = (await service.ledger.readStream(`auction-devnet-${result.auctionId}`)).find(
       (e) => e.type === 'AuctionClosed',
-    )!.data as AuctionClosedV4;
+    )!.data as AuctionClosedV5;
     const winner = auction.solutions.find((s) => s.isWinner)!;
     expect(winner.interactions).to.deep.equal([]);
     expect(winner.orders.map((o) => o.uid).sort()).to.deep.equal([...result.uids].sort());

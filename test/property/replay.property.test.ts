@@ -17,7 +17,7 @@ import { startProjections } from '../../projections/runner.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import {
   EVENT_VERSIONS,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type ChainFact,
   type EventPayloads,
   type EventType,
@@ -175,7 +175,7 @@ function auctionClosed(
   a: Extract<Action, { kind: 'auction' }>,
   placed: readonly OrderPlacedV1[],
   at: number,
-): AuctionClosedV4 {
+): AuctionClosedV5 {
   const pick = (targets: readonly number[], from: readonly OrderPlacedV1[]) =>
     from.length === 0 ? [] : [...new Set(targets.map((t) => from[t % from.length]!))];
   const orders = pick(a.orders, placed).map((p) => ({ uid: p.uid, executed: '0' }));
@@ -187,6 +187,10 @@ function auctionClosed(
     cutAt: time(at % 60),
     deadline: time((at % 60) + 30),
     deadlineBlock: a.block + 5,
+    base: null,
+    left: [],
+    unpriced: [],
+    unfiltered: [],
     orders,
     prices: Object.fromEntries(
       a.prices.map(([token, price]) => [address(100 + token), `${price}`]),
@@ -230,7 +234,7 @@ function auctionClosed(
 /** Turns actions into a valid event sequence: every order event follows its placement. */
 function events(actions: readonly Action[]): (Event | 'unknown')[] {
   const placed: OrderPlacedV1[] = [];
-  const auctions: AuctionClosedV4[] = [];
+  const auctions: AuctionClosedV5[] = [];
   const out: (Event | 'unknown')[] = [];
   const facts: ChainFact[] = [];
   const record = (fact: ChainFact) => {

@@ -28,7 +28,7 @@ import { orderTermsOf, type OrderTerms } from '../../src/domain/order-terms.js';
 import { createLogger } from '../../src/logger.js';
 import type {
   Address,
-  AuctionClosedV4,
+  AuctionClosedV5,
   AuctionOrder,
   Hex,
   OrderKind,
@@ -313,13 +313,17 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     const builtin = createBuiltinSolver(solverAddress, wrapped, { slippageBps });
     const answer = await builtin.solve(setup.auction, new AbortController().signal);
     const proposed = takeAnswer(builtin, answer, setup.intake, createLogger('silent'), () => {});
-    const auction: AuctionClosedV4 = {
+    const auction: AuctionClosedV5 = {
       network: network.name,
       id,
       block,
       cutAt: now.toISOString(),
       deadline: new Date(now.getTime() + 60_000).toISOString(),
       deadlineBlock: block + 5,
+      base: null,
+      left: [],
+      unpriced: [],
+      unfiltered: [],
       orders: auctionedOrders(orders),
       prices,
       filtered: [],
@@ -345,7 +349,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
   }
 
   /** A winner in a line: its rank, the orders it trades and the pools it swaps through. */
-  function summary(winner: RankedSolution, auction: AuctionClosedV4, round: Round): string {
+  function summary(winner: RankedSolution, auction: AuctionClosedV5, round: Round): string {
     const symbol = (t: Address) =>
       Object.entries(token).find(([, address]) => address === t)?.[0] ?? t;
     const orders = winner.orders.map((ranked) => {
@@ -363,7 +367,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
    * `Trade` logs by order UID. `earlier`: the winners settled before it, named on a revert.
    */
   async function settle(
-    auction: AuctionClosedV4,
+    auction: AuctionClosedV5,
     round: Round,
     winner: RankedSolution,
     earlier: readonly RankedSolution[],

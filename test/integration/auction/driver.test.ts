@@ -14,7 +14,7 @@ import {
 import { devnetSolver } from '../../../src/chain/devnet/deploy.js';
 import { createChainRpc } from '../../../src/chain/rpc.js';
 import type {
-  AuctionClosedV4,
+  AuctionClosedV5,
   DomainEvent,
   RankedSolution,
   SettlementFailedV1,
@@ -62,7 +62,7 @@ describe('settlement driver', function () {
   });
 
   /** An auction whose one winner trades nothing, to settle by `deadline`. */
-  function emptyWinner(deadline: Date): { auction: AuctionClosedV4; winner: RankedSolution } {
+  function emptyWinner(deadline: Date): { auction: AuctionClosedV5; winner: RankedSolution } {
     const winner: RankedSolution = {
       solver: 'builtin',
       solverAddress: driver.address,
@@ -78,13 +78,17 @@ describe('settlement driver', function () {
       interactions: [],
       postInteractions: [],
     };
-    const auction: AuctionClosedV4 = {
+    const auction: AuctionClosedV5 = {
       network: network.name,
       id: ++auctionIds,
       block: 0,
       cutAt: new Date().toISOString(),
       deadline: deadline.toISOString(),
       deadlineBlock: 0,
+      base: null,
+      left: [],
+      unpriced: [],
+      unfiltered: [],
       orders: [],
       prices: {},
       filtered: [],

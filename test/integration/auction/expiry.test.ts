@@ -4,7 +4,6 @@
  * projector tells the owner at that auction's time. Empty auctions are not cut otherwise.
  */
 import { expect } from 'chai';
-import type { AuctionClosedV4 } from '../../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS } from '../../../src/domain/networks.js';
 import { fundedWallet } from '../../support/owners.js';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../../support/service.js';
 import { CHAIN_ID, signOrder } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
+import { recordedAuctions } from '../../support/auctions.js';
 
 describe('autopilot: expiry without other trading', function () {
   this.timeout(60_000);
@@ -31,10 +31,7 @@ describe('autopilot: expiry without other trading', function () {
   after(() => service?.stop());
 
   const auctions = async () =>
-    (await service.ledger.readAll(null, 100_000))
-      .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV4)
-      .filter((a) => a.network === 'devnet');
+    (await recordedAuctions(service.ledger)).filter((a) => a.network === 'devnet');
 
   it('cuts one empty auction after the order expired, and the owner gets its expiry notice', async () => {
     const owner = await fundedWallet();

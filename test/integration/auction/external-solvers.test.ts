@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
-import type { Address, AuctionClosedV4 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV5 } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { signCowPair } from '../../support/settle.js';
@@ -85,7 +85,7 @@ describe('external solvers in the auctions of a running service', function () {
 
     const auction = (
       await service.ledger.readStream(`auction-devnet-${competition.auctionId}`)
-    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV4;
+    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV5;
     expect(new Set(auction.solutions.map((s) => s.solver))).to.deep.equal(new Set(['alpha']));
     // Every solver got the auction with the solve deadline, its whole timeout counted from when
     // it was asked (after the cut's chain reads); only alpha's answer counted.

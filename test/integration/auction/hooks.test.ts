@@ -10,7 +10,6 @@ import { Contract, Interface, MaxUint256, Wallet, parseUnits } from 'ethers';
 import { hooksTrampolineArtifact } from '../../../src/chain/devnet/artifacts.js';
 import type {
   Address,
-  AuctionClosedV4,
   DomainEvent,
   Hex,
   Interaction,
@@ -28,6 +27,7 @@ import { signCowPair, type SignedTrade } from '../../support/settle.js';
 import { newWallet } from '../../support/signing.js';
 import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
+import { recordedAuctions } from '../../support/auctions.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 const DUSD = DEVNET_DEMO_TOKENS.DUSD;
@@ -96,10 +96,7 @@ describe('order hooks: run by the HooksTrampoline, never as the settlement', fun
       )
     ).body;
   const fulfilled = async (uid: string) => (await order(uid)).status === 'fulfilled';
-  const auctions = async () =>
-    ((await service.ledger.readAll(null, 100_000)) as unknown as DomainEvent[])
-      .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV4);
+  const auctions = () => recordedAuctions(service.ledger);
 
   it('settles an order whose pre-hook approves an EOA: the trampoline approved it, not the settlement', async () => {
     const approve: AppHook = {

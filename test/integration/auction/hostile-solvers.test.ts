@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import type { Wallet } from 'ethers';
 import type { Auction, Notification } from '../../../src/auction/solver-api/types.js';
-import type { Address, AuctionClosedV4 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV5 } from '../../../src/domain/events.js';
 import { VAULT_RELAYER } from '../../../src/domain/networks.js';
 import { baselineAnswer } from '../../support/baseline-engine.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
@@ -159,7 +159,7 @@ describe('hostile solver engines beside an honest one', function () {
     ).body;
     const closed = (await service.ledger.readStream(`auction-devnet-${auctionId}`)).find(
       (e) => e.type === 'AuctionClosed',
-    )!.data as AuctionClosedV4;
+    )!.data as AuctionClosedV5;
     // Only the honest engine's solution was taken in; the round still ended in time.
     expect(closed.solutions.map((s) => s.solver)).to.deep.equal(['honest']);
     expect(closed.solutions[0]!.isWinner).to.equal(true);

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import pg from 'pg';
-import type { Address, AuctionClosedV4, OrderUid } from '../../../src/domain/events.js';
+import type { Address, OrderUid } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
@@ -20,6 +20,7 @@ import {
 } from '../../support/solver-server.js';
 import { placeTrades } from '../../support/place.js';
 import { waitFor } from '../../support/wait.js';
+import { recordedAuctions } from '../../support/auctions.js';
 
 const KEY = 'read-model-lag-admin-key';
 
@@ -97,10 +98,9 @@ describe('autopilot: read models behind its auction', function () {
   };
 
   const auctionsWith = async (uid: string) =>
-    (await service.ledger.readAll(null, 100_000))
-      .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV4)
-      .filter((auction) => auction.orders.some((o) => o.uid === uid));
+    (await recordedAuctions(service.ledger)).filter((auction) =>
+      auction.orders.some((o) => o.uid === uid),
+    );
 
   it('waits for them, however long, before it cuts again: the pending winners’ orders are not auctioned twice', async () => {
     const [seller, buyer] = [newWallet(), newWallet()];

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { Contract, Wallet, toQuantity } from 'ethers';
 import type {
   Address,
-  AuctionClosedV4,
+  AuctionClosedV5,
   DomainEvent,
   Hex,
   SettlementFailedV1,
@@ -28,6 +28,7 @@ import { newWallet } from '../../support/signing.js';
 import { placeTrades } from '../../support/place.js';
 import { shownTrades } from '../../support/trades.js';
 import { waitFor } from '../../support/wait.js';
+import { recordedAuctions } from '../../support/auctions.js';
 
 const WETH: Address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 
@@ -66,9 +67,7 @@ describe('settlement driver: failures are recorded and orders return', function 
   const ofType = async <T>(type: DomainEvent['type']): Promise<T[]> =>
     (await events()).filter((e) => e.type === type).map((e) => e.data as T);
   const auctionsWith = async (uid: string) =>
-    (await ofType<AuctionClosedV4>('AuctionClosed')).filter((a) =>
-      a.orders.some((o) => o.uid === uid),
-    );
+    (await recordedAuctions(service.ledger)).filter((a) => a.orders.some((o) => o.uid === uid));
   const winningAuctions = async (uid: string) =>
     (await auctionsWith(uid))
       .filter((x) => x.solutions.some((s) => s.isWinner && s.orders.some((o) => o.uid === uid)))
@@ -141,7 +140,7 @@ describe('settlement driver: failures are recorded and orders return', function 
     const settledOthers = async () =>
       (await Promise.all([b, c, d].map((t) => fulfilled(t.uid)))).filter(Boolean).length;
     const leftOut = async () =>
-      (await ofType<AuctionClosedV4>('AuctionClosed')).filter((x) =>
+      (await ofType<AuctionClosedV5>('AuctionClosed')).filter((x) =>
         x.filtered.some((f) => f.uid === a.uid && f.reason === 'InvalidSignature'),
       );
     await waitFor(async () => (await settledOthers()) === 2 && (await leftOut()).length > 0, {
@@ -167,6 +166,8 @@ describe('settlement driver: failures are recorded and orders return', function 
 
   it('keeps an unmined settlement’s orders out of auctions until its deadline, records it as timed out, and still counts its late landing', async () => {
     const [a, b] = await matchingPair([2, 3]);
+    // Half of another pair: no pool fills it at its limit (placed later, to change a cut).
+    const [lone] = await freshPair();
     await place(a);
     await chain.provider.send('evm_setAutomine', [false]);
     let sent: SettlementSubmittedV1 | undefined;
@@ -188,7 +189,14 @@ describe('settlement driver: failures are recorded and orders return', function 
         (x) => x.id > first! && Date.parse(x.cutAt) < Date.parse(auction.deadline),
       );
       expect(during).to.deep.equal([]);
-      // After it, the pair is back in auctions.
+      // After it, the pair is back in auctions. A cut that only gives the pair back is the cut
+      // the winner's auction recorded: recorded again only with a change, which another order
+      // (one no pool fills at its limit) brings.
+      await waitFor(async () => Date.now() > Date.parse(auction.deadline), {
+        timeoutMs: 10_000,
+        description: 'the deadline passed',
+      });
+      await place(lone!);
       await waitFor(async () => (await auctionsWith(a.uid)).some((x) => x.id > first!), {
         timeoutMs: 10_000,
         description: 'the pair back in an auction',

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import type { Wallet } from 'ethers';
 import type { Notification } from '../../../src/auction/solver-api/types.js';
-import type { Address, AuctionClosedV4, RankedSolution } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV5, RankedSolution } from '../../../src/domain/events.js';
 import { baselineAnswer } from '../../support/baseline-engine.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
@@ -76,7 +76,7 @@ describe('a CoW solver engine in the devnet’s auctions', function () {
     ).body;
     const closed = (
       await service.ledger.readStream(`auction-devnet-${competition.auctionId}`)
-    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV4;
+    ).find((e) => e.type === 'AuctionClosed')!.data as AuctionClosedV5;
     return closed.solutions.find((s) => s.isWinner && s.orders.some((o) => o.uid === uid))!;
   }
 

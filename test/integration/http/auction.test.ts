@@ -4,13 +4,14 @@
  * (keeping the reason), and serves the latest at GET /api/v1/auction.
  */
 import { expect } from 'chai';
-import type { Address, AuctionClosedV4 } from '../../../src/domain/events.js';
+import type { Address, AuctionClosedV5 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder, TOKENS } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
+import { recordedAuctions } from '../../support/auctions.js';
 
 interface ApiAuction {
   id: number;
@@ -31,10 +32,7 @@ describe('HTTP: batch auctions (the cut)', function () {
   });
   after(() => service?.stop());
 
-  const closedAuctions = async (): Promise<AuctionClosedV4[]> =>
-    (await service.ledger.readAll(null, 100_000))
-      .filter((e) => e.type === 'AuctionClosed')
-      .map((e) => e.data as AuctionClosedV4);
+  const closedAuctions = (): Promise<AuctionClosedV5[]> => recordedAuctions(service.ledger);
 
   it('cuts auctions of the solvable orders, filters the rest with a reason, and serves the latest', async () => {
     const chain = await sharedTestChain();

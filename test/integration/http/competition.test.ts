@@ -16,7 +16,7 @@ import { hexlify, randomBytes, type Wallet } from 'ethers';
 import knex, { type Knex } from 'knex';
 import {
   type Address,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type DomainEvent,
   type Hex,
   type OrderUid,
@@ -157,7 +157,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
 
   const caughtUp = (last: string) => readModelsCaughtUp(db, service.ledger, last);
 
-  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV4> {
+  async function closeAuction(spec: AuctionSpec = {}): Promise<AuctionClosedV5> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
     const solutions: RankedSolution[] = (spec.solutions ?? []).map((s, i) => ({
@@ -175,13 +175,17 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       interactions: [],
       postInteractions: [],
     }));
-    const auction: AuctionClosedV4 = {
+    const auction: AuctionClosedV5 = {
       network: NETWORK,
       id,
       block,
       cutAt: new Date().toISOString(),
       deadline: (spec.deadline ?? new Date(Date.now() + HOUR)).toISOString(),
       deadlineBlock: block + 5,
+      base: null,
+      left: [],
+      unpriced: [],
+      unfiltered: [],
       orders: (spec.orders ?? []).map((o) => ({ uid: o.uid, executed: '0' })),
       prices: spec.prices ?? { [WETH]: E18.toString(), [DAI]: '400000000000000' },
       filtered: (spec.filtered ?? []).map((o) => ({ uid: o.uid, reason: 'InsufficientBalance' })),
@@ -191,7 +195,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     return auction;
   }
 
-  const submitted = (auction: AuctionClosedV4, rank: number, txHash: Hex): DomainEvent => ({
+  const submitted = (auction: AuctionClosedV5, rank: number, txHash: Hex): DomainEvent => ({
     type: 'SettlementSubmitted',
     data: {
       network: NETWORK,
@@ -206,7 +210,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
   });
 
   const failed = (
-    auction: AuctionClosedV4,
+    auction: AuctionClosedV5,
     rank: number,
     txHash: Hex | null,
     reason: SettlementFailureReason = txHash ? 'reverted' : 'simulationFailed',

@@ -16,7 +16,7 @@ import { allProjectors } from '../../../projections/index.js';
 import { replayInto } from '../../../projections/replay.js';
 import {
   type Address,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type DeliveryChannel,
   type DomainEvent,
   type FilterReason,
@@ -123,16 +123,20 @@ describe('HTTP: account notifications', function () {
     network?: string;
   }
 
-  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV4> {
+  async function closeAuction(spec: AuctionSpec): Promise<AuctionClosedV5> {
     const id = ++lastAuctionId;
     const block = ++lastBlock;
-    const auction: AuctionClosedV4 = {
+    const auction: AuctionClosedV5 = {
       network: spec.network ?? NETWORK,
       id,
       block,
       cutAt: iso(spec.cutAt),
       deadline: iso(spec.cutAt + 60),
       deadlineBlock: block + 5,
+      base: null,
+      left: [],
+      unpriced: [],
+      unfiltered: [],
       orders: (spec.orders ?? []).map((o) => ({ uid: o.uid, executed: '0' })),
       prices: {},
       filtered: (spec.filtered ?? []).map(([o, reason]) => ({ uid: o.uid, reason })),

@@ -14,7 +14,7 @@ import { deterministicEventId } from '../../../src/domain/event-ids.js';
 import {
   streams,
   type Address,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type TradeSettledV1,
 } from '../../../src/domain/events.js';
 import type { Notice } from '../../../src/domain/notices.js';
@@ -223,13 +223,17 @@ describe('HTTP: replacing an order', function () {
 
   let auctionId = 1_000;
   /** An auction whose only solution trades `traded` (or none at all). */
-  const auction = (traded: SignedOrder | null): AuctionClosedV4 => ({
+  const auction = (traded: SignedOrder | null): AuctionClosedV5 => ({
     network: 'devnet',
     id: ++auctionId,
     block: auctionId,
     cutAt: clock.now().toISOString(),
     deadline: clock.now().toISOString(),
     deadlineBlock: auctionId + 5,
+    base: null,
+    left: [],
+    unpriced: [],
+    unfiltered: [],
     orders: traded ? [{ uid: traded.uid, executed: '0' }] : [],
     prices: {},
     filtered: [],

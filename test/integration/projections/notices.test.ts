@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { noticesProjector } from '../../../projections/notices/projector.js';
 import {
   EVENT_VERSIONS,
-  type AuctionClosedV4,
+  type AuctionClosedV5,
   type DomainEvent,
   type OrderPlacedV1,
   type SettlementFailureReason,
@@ -43,7 +43,7 @@ function placed(n: number, partiallyFillable = false): OrderPlacedV1 {
 
 let lastAuction = 0;
 /** An auction of mainnet cut at `cut`; `won`: the orders of its one winning solution. */
-function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosedV4 {
+function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosedV5 {
   const id = ++lastAuction;
   return {
     network: 'mainnet',
@@ -52,6 +52,10 @@ function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosed
     cutAt: iso(cut),
     deadline: iso(cut + DEADLINE_AFTER),
     deadlineBlock: 1005 + id,
+    base: null,
+    left: [],
+    unpriced: [],
+    unfiltered: [],
     orders: won.map((p) => ({ uid: p.uid, executed: '0' })),
     prices: {},
     filtered: [],
@@ -86,7 +90,7 @@ function auction(cut: number, won: readonly OrderPlacedV1[] = []): AuctionClosed
   };
 }
 
-const failed = (a: AuctionClosedV4, reason: SettlementFailureReason): DomainEvent => ({
+const failed = (a: AuctionClosedV5, reason: SettlementFailureReason): DomainEvent => ({
   type: 'SettlementFailed',
   data: {
     network: a.network,
@@ -100,7 +104,7 @@ const failed = (a: AuctionClosedV4, reason: SettlementFailureReason): DomainEven
 });
 
 const place = (p: OrderPlacedV1): DomainEvent => ({ type: 'OrderPlaced', data: p });
-const close = (a: AuctionClosedV4): DomainEvent => ({ type: 'AuctionClosed', data: a });
+const close = (a: AuctionClosedV5): DomainEvent => ({ type: 'AuctionClosed', data: a });
 
 function recorded(events: readonly DomainEvent[]): RecordedEvent[] {
   return events.map((e, i) => ({

@@ -10,8 +10,19 @@ import knex, { type Knex } from 'knex';
 import { auctionsProjector } from '../../../projections/auctions/projector.js';
 import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
-import type { AuctionClosedV4, DomainEvent, OrderUid } from '../../../src/domain/events.js';
+import {
+  EVENT_VERSIONS,
+  type AuctionClosedV5,
+  type DomainEvent,
+  type OrderUid,
+} from '../../../src/domain/events.js';
 import type { RecordedEvent } from '../../../src/ledger/port.js';
+import {
+  changesSince,
+  wholeCut,
+  type CutChanges,
+  type CutRecord,
+} from '../../../src/domain/auction-record.js';
 import { createAuctionQueries, type AuctionQueries } from '../../../src/queries/auctions.js';
 import { placed } from '../../property/arbitraries.js';
 import { freshDatabase } from '../../support/postgres.js';
@@ -27,7 +38,7 @@ function recorded({ type, data }: DomainEvent): RecordedEvent {
     revision: 0n,
     position: String(++position),
     type,
-    version: 1,
+    version: EVENT_VERSIONS[type],
     data,
     metadata: {},
     recordedAt: new Date(),
@@ -35,13 +46,17 @@ function recorded({ type, data }: DomainEvent): RecordedEvent {
 }
 
 function auction(id: number, orders: OrderUid[]): DomainEvent {
-  const data: AuctionClosedV4 = {
+  const data: AuctionClosedV5 = {
     network: 'mainnet',
     id,
     block: 100 + id,
     cutAt: '2025-01-01T00:00:00.000Z',
     deadline: '2025-01-01T00:00:30.000Z',
     deadlineBlock: 105 + id,
+    base: null,
+    left: [],
+    unpriced: [],
+    unfiltered: [],
     orders: orders.map((u, i) => ({ uid: u, executed: String(i) })),
     prices: { [`0x${'aa'.repeat(20)}`]: '1000000000000000000' },
     filtered: [],
@@ -106,5 +121,64 @@ describe('auction queries: the latest auction, whole', () => {
     expect(whole.reads).to.equal(1);
     expect(whole.result!.orders.map((o) => o.uid)).to.deep.equal([uid(3), uid(4)]);
     expect((await orderReads(() => queries.latest('mainnet'))).reads).to.equal(0);
+  });
+
+  it('serves an auction that recorded only its changes whole, its base projected before or in the same batch', async () => {
+    await apply(ordersProjector(), ...[5, 6, 7, 8].map((n) => placed(uid(n))));
+    const price = (p: string) => ({ [`0x${'aa'.repeat(20)}`]: p });
+    const whole: CutRecord = {
+      orders: [5, 6, 7].map((n) => ({ uid: uid(n), executed: '0' })),
+      prices: price('1'),
+      filtered: [{ uid: uid(9), reason: 'DustOrder' }],
+    };
+    const later: CutRecord = {
+      orders: [
+        { uid: uid(5), executed: '3' },
+        { uid: uid(7), executed: '0' },
+        { uid: uid(8), executed: '0' },
+      ],
+      prices: price('2'),
+      filtered: [],
+    };
+    const last: CutRecord = { ...later, orders: later.orders.slice(1) };
+    const recordedAs = (id: number, changes: CutChanges): DomainEvent => {
+      const { data } = auction(id, []) as { data: AuctionClosedV5 };
+      return {
+        type: 'AuctionClosed',
+        data: {
+          ...data,
+          ...changes,
+          orders: [...changes.orders],
+          prices: { ...changes.prices },
+          filtered: [...changes.filtered],
+        },
+      };
+    };
+    await apply(auctionsProjector(), recordedAs(10, wholeCut(whole)));
+    await apply(
+      auctionsProjector(),
+      recordedAs(11, changesSince({ id: 10, cut: whole }, later)),
+      recordedAs(12, changesSince({ id: 11, cut: later }, last)),
+    );
+    const served = await queries.latest('mainnet');
+    expect(served!.id).to.equal(12);
+    expect(served!.orders.map((o) => [o.uid, o.executed])).to.deep.equal([
+      [uid(7), '0'],
+      [uid(8), '0'],
+    ]);
+    expect(served!.prices).to.deep.equal(price('2'));
+    const { rows } = await db.raw(
+      `SELECT id, order_uids, order_executed::text[] AS executed, filtered_uids FROM read.auctions
+        WHERE id IN (11, 12) ORDER BY id`,
+    );
+    expect(rows).to.deep.equal([
+      {
+        id: '11',
+        order_uids: [uid(5), uid(7), uid(8)],
+        executed: ['3', '0', '0'],
+        filtered_uids: [],
+      },
+      { id: '12', order_uids: [uid(7), uid(8)], executed: ['0', '0'], filtered_uids: [] },
+    ]);
   });
 });

@@ -6,6 +6,9 @@ import { OWNER, cancelled, placed } from '../../property/arbitraries.js';
 
 const UID = `0x${'01'.repeat(56)}` as const;
 
+/** v5: an auction before it records its cut whole. */
+const WHOLE = { base: null, left: [], unpriced: [], unfiltered: [] };
+
 describe('upcast', () => {
   it('has exactly one step per version below the current one, for every event type', () => {
     for (const type of Object.keys(EVENT_VERSIONS) as EventType[]) {
@@ -96,6 +99,7 @@ describe('upcast', () => {
         type: 'AuctionClosed',
         data: {
           ...v2,
+          ...WHOLE,
           orders: named,
           solutions: [
             {
@@ -117,6 +121,7 @@ describe('upcast', () => {
         type: 'AuctionClosed',
         data: {
           ...v1,
+          ...WHOLE,
           orders: named,
           solutions: [],
           deadline: v1.cutAt,
@@ -125,12 +130,16 @@ describe('upcast', () => {
       });
     });
 
-    it('takes payloads valid at v1, v2 and v3 to payloads valid at the current version', () => {
+    it('takes payloads valid at every older version to payloads valid at the current version', () => {
       const { solutions: _, deadline: __, deadlineBlock: ___, ...v1 } = v2;
       const stored: [number, object][] = [
         [1, { ...v1, solutions: [], winners: [] }],
         [2, v2],
         [3, UPCASTERS.AuctionClosed[1]!(structuredClone(v2)) as object],
+        [
+          4,
+          UPCASTERS.AuctionClosed[2]!(UPCASTERS.AuctionClosed[1]!(structuredClone(v2))) as object,
+        ],
       ];
       for (const [version, data] of stored) {
         expect(eventPayloadProblem('AuctionClosed', version, data), `v${version}`).to.equal(null);
