@@ -110,8 +110,12 @@ export interface NotificationsConfig {
      */
     allowPrivateAddresses: boolean;
   };
-  /** Null: no e-mail channel (subscribing one is refused). */
-  email: { smtpUrl: string; from: string } | null;
+  /**
+   * Null: no e-mail channel (subscribing one is refused). `allowPlaintextAuth`: the relay's
+   * credentials may cross an unencrypted connection (otherwise `smtp://` with credentials
+   * requires STARTTLS).
+   */
+  email: { smtpUrl: string; from: string; allowPlaintextAuth: boolean } | null;
   /** Null: no web-push channel. */
   webPush: { publicKey: string; privateKey: string; subject: string } | null;
   /** Null: no Telegram channel. */
@@ -280,7 +284,13 @@ function notifications(env: Env, localOnly: boolean): NotificationsConfig {
       webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
       allowPrivateAddresses: boolean(env, 'DELIVERY_ALLOW_PRIVATE_HOSTS', localOnly),
     },
-    email: smtpUrl ? { smtpUrl, from: env.SMTP_FROM || 'batchbook <notices@localhost>' } : null,
+    email: smtpUrl
+      ? {
+          smtpUrl,
+          from: env.SMTP_FROM || 'batchbook <notices@localhost>',
+          allowPlaintextAuth: boolean(env, 'SMTP_ALLOW_PLAINTEXT_AUTH', false),
+        }
+      : null,
     webPush:
       publicKey && privateKey
         ? { publicKey, privateKey, subject: vapidSubject(env, localOnly) }

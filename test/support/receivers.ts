@@ -2,7 +2,8 @@
  * Real local receivers for the delivery channels, on 127.0.0.1 port 0:
  *   - a webhook receiver (HTTP) that records requests, can fail the first N, hang, or go down
  *     and come back up on the same port;
- *   - an SMTP server (`smtp-server`, no auth, no TLS) that collects messages;
+ *   - an SMTP server (`smtp-server`, no TLS; no auth unless asked) that collects messages, and
+ *     can refuse recipients;
  *   - a web-push endpoint (HTTP) that records POSTs, verifies the VAPID JWT, and decrypts the
  *     aes128gcm payloads of subscriptions made with `createPushSubscriptionKeys`;
  *   - a Telegram Bot API stand-in recording `/bot<token>/sendMessage` calls.
@@ -181,7 +182,16 @@ export interface SmtpReceiver {
   /** smtp://127.0.0.1:<port> */
   url: string;
   mails: ReceivedMail[];
+  /** Every AUTH the server received (it advertises AUTH only when `auth` was given). */
+  logins: { username: string; password: string }[];
   close(): Promise<void>;
+}
+
+export interface SmtpReceiverOptions {
+  /** Advertise AUTH over the unencrypted connection and take these credentials. */
+  auth?: { username: string; password: string };
+  /** The answer to RCPT TO of `address` when it is refused (e.g. 550 or 451), or null. */
+  refuseRecipient?: (address: string) => { code: number; message: string } | null;
 }
 
 /** Unfolds a raw message's header block into a lowercase-keyed map and the body. */
@@ -209,13 +219,30 @@ function decodeText(body: string, encoding: string | undefined): string {
   ).toString('utf8');
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
+  const logins: SmtpReceiver['logins'] = [];
+  const { auth, refuseRecipient } = options;
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: auth !== undefined,
+    authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onAuth(credentials, _session, callback) {
+      const login = { username: credentials.username ?? '', password: credentials.password ?? '' };
+      logins.push(login);
+      if (login.username === auth?.username && login.password === auth.password) {
+        return callback(null, { user: login.username });
+      }
+      callback(new Error('Invalid username or password'));
+    },
+    onRcptTo(address, _session, callback) {
+      const refusal = refuseRecipient?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       readBody(stream)
         .then((data) => {
@@ -241,6 +268,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -52,7 +52,11 @@ describe('delivery channels', () => {
     worker = startDeliveryWorker({
       db: t.db,
       config: notificationsConfig({
-        email: { smtpUrl: smtp.url, from: 'batchbook <notices@batchbook.test>' },
+        email: {
+          smtpUrl: smtp.url,
+          from: 'batchbook <notices@batchbook.test>',
+          allowPlaintextAuth: false,
+        },
         webPush: { ...vapid, subject: 'mailto:ops@batchbook.test' },
         telegram: { botToken, apiUrl: telegram.apiUrl },
       }),

@@ -215,7 +215,7 @@ describe('delivery worker', () => {
     worker({
       config: notificationsConfig({
         delivery: { webhookTimeoutMs: 20_000 },
-        email: { smtpUrl: smtp.url, from: 'notices@batchbook.test' },
+        email: { smtpUrl: smtp.url, from: 'notices@batchbook.test', allowPlaintextAuth: false },
       }),
       concurrency: 32,
       perDestination: 8,
