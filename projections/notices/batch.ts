@@ -26,7 +26,13 @@
  *   then. It undoes the trade's amounts (or the invalidation) in the order's state, so later
  *   notices are right; a trade recorded again after the reorg is noticed again (under the same
  *   id when it is the same log with the same outcome, which then is not repeated).
- * Only placed orders have notices: chain facts of a UID never placed are ignored.
+ * - A pre-signed order tells its owner nothing until a PreSignatureSet (signed) of its UID is on
+ *   the canonical chain, before or after its placement: its placement needs no signature and
+ *   may name anyone as its owner, while only the owner can set the pre-signature. What happens
+ *   to it before then (a cancellation, an expiry) changes its state without a notice. A later
+ *   revocation does not silence it (its owner did place it); a reorg that takes back its only
+ *   pre-signature does.
+ * Only placed orders have notices: other chain facts of a UID never placed are ignored.
  */
 import type {
   Address,
@@ -35,6 +41,7 @@ import type {
   OrderCancelledV1,
   OrderKind,
   OrderUid,
+  PreSignatureSetV1,
   SettlementFailedV1,
   TradeSettledV1,
 } from '../../src/domain/events.js';
@@ -65,6 +72,7 @@ export type NoticeEvent = EventOf<
   | 'OrderPlaced'
   | 'OrderCancelled'
   | 'TradeSettled'
+  | 'PreSignatureSet'
   | 'ChainFactReverted'
   | 'AuctionClosed'
   | 'SettlementFailed'
@@ -76,6 +84,7 @@ export const NOTICE_EVENT_TYPES: ReadonlySet<NoticeEvent['type']> = new Set([
   'OrderPlaced',
   'OrderCancelled',
   'TradeSettled',
+  'PreSignatureSet',
   'ChainFactReverted',
   'AuctionClosed',
   'SettlementFailed',
@@ -108,6 +117,17 @@ export interface NoticeOrderRow {
   held_auction: number | null;
   held_rank: number | null;
   held_until: number | null;
+  /** Signed with `presign`: it has notices only once `presigned`. */
+  presign: boolean;
+  /** A signed pre-signature of its UID is on the canonical chain. */
+  presigned: boolean;
+}
+
+/** A `notice_presignatures` row: the signed PreSignature logs of a UID on the canonical chain. */
+export interface PresignatureRow {
+  network: string;
+  uid: string;
+  signed_logs: number;
 }
 
 export interface NoticeRow {
@@ -123,6 +143,8 @@ export interface NoticeRow {
 /** What the batch must read before deriving: orders by key, and per network the latest cut. */
 export interface LoadPlan {
   keys: { network: string; uid: string }[];
+  /** The UIDs whose pre-signatures the batch counts or asks about (placed or not). */
+  presignatures: { network: string; uid: string }[];
   /** Per network with an AuctionClosed in the batch: the latest cut (Unix seconds). */
   clocks: { network: string; cut: number }[];
   /** The solutions whose settlement failed in the batch: the orders they hold. */
@@ -141,6 +163,8 @@ export type SubscriptionEvent = EventOf<'SubscriptionAdded' | 'SubscriptionRemov
 export interface Derived {
   /** The final state of every order the batch changed. */
   orders: NoticeOrderRow[];
+  /** The pre-signature counts the batch changed. */
+  presignatures: PresignatureRow[];
   /** In ledger order, each id once (the first one made). */
   notices: SequencedNotice[];
   subscriptionEvents: { seq: number; event: SubscriptionEvent }[];
@@ -150,21 +174,32 @@ export interface Derived {
 
 export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
   const keys = new Map<string, { network: string; uid: string }>();
+  const presignatures = new Map<string, { network: string; uid: string }>();
   const clocks = new Map<string, number>();
   const failures: LoadPlan['failures'] = [];
   const key = (network: string, uid: string) => keys.set(`${network}/${uid}`, { network, uid });
+  const presignature = (d: { network: string; uid: string }) => {
+    key(d.network, d.uid);
+    presignatures.set(`${d.network}/${d.uid}`, { network: d.network, uid: d.uid });
+  };
   for (const e of events) {
     switch (e.type) {
       case 'OrderPlaced':
+        if (e.data.signingScheme === 'presign') presignature(e.data);
+        else key(e.data.network, e.data.uid);
+        break;
       case 'OrderCancelled':
       case 'TradeSettled':
         key(e.data.network, e.data.uid);
+        break;
+      case 'PreSignatureSet':
+        presignature(e.data);
         break;
       case 'ChainFactReverted': {
         const fact = e.data.reverted;
         if (fact.type === 'TradeSettled' || fact.type === 'OrderCancelled') {
           key(fact.data.network, fact.data.uid);
-        }
+        } else if (fact.type === 'PreSignatureSet') presignature(fact.data);
         break;
       }
       case 'AuctionClosed': {
@@ -187,11 +222,13 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
   }
   return {
     keys: [...keys.values()],
+    presignatures: [...presignatures.values()],
     clocks: [...clocks].map(([network, cut]) => ({ network, cut })),
     failures,
   };
 }
 
+/** No order to read (the pre-signatures read only names orders `keys` names too). */
 export const isEmptyPlan = (plan: LoadPlan): boolean =>
   plan.keys.length === 0 && plan.clocks.length === 0 && plan.failures.length === 0;
 
@@ -216,6 +253,8 @@ interface OrderState extends NoticeOrder {
   shortOfBalance: boolean;
   /** The winning solution whose settlement may still fill the order, and until when. */
   hold: Hold | null;
+  presign: boolean;
+  presigned: boolean;
 }
 
 interface Hold {
@@ -255,6 +294,8 @@ function fromRow(r: NoticeOrderRow): OrderState {
             rank: Number(r.held_rank),
             until: Number(r.held_until),
           },
+    presign: r.presign,
+    presigned: r.presigned,
   };
 }
 
@@ -282,6 +323,8 @@ function toRow(o: OrderState): NoticeOrderRow {
     held_auction: o.hold?.auction ?? null,
     held_rank: o.hold?.rank ?? null,
     held_until: o.hold?.until ?? null,
+    presign: o.presign,
+    presigned: o.presigned,
   };
 }
 
@@ -289,6 +332,8 @@ const filled = (o: OrderState) => isFilled(o, o.executed);
 const cancelled = (o: OrderState) => o.apiCancelled || o.chainInvalidations > 0;
 /** Neither filled, cancelled nor expired: it can expire, and take part in auctions. */
 const isOpen = (o: OrderState) => !o.expired && !filled(o) && !cancelled(o);
+/** Its owner is known to have placed it: signed, or pre-signed on chain. */
+const authorised = (o: OrderState) => !o.presign || o.presigned;
 
 /** Held at a cut at `cut` (Unix seconds): a winning settlement may still fill the order. */
 const heldAt = (o: OrderState, cut: number) => o.hold !== null && cut <= o.hold.until;
@@ -343,11 +388,13 @@ class ExpiryQueue {
  * Applies the batch's events in order to `loaded` (the rows `loadPlan` asked for: every order
  * the events name, the orders in an insufficient-balance episode and the orders that may expire
  * by the batch's latest cut, of each network with an auction in the batch, and the orders the
- * batch's failed settlements hold; an order may come more than once, the first row counts).
+ * batch's failed settlements hold; an order may come more than once, the first row counts) and
+ * to `presignatures` (the stored counts of the UIDs the plan named).
  */
 export function deriveNotices(
   events: readonly NoticeEvent[],
   loaded: readonly NoticeOrderRow[],
+  presignatures: readonly PresignatureRow[],
 ): Derived {
   const orders = new Map<string, OrderState>();
   const dirty = new Set<OrderState>();
@@ -357,6 +404,13 @@ export function deriveNotices(
   const notices = new Map<string, SequencedNotice>();
   const subscriptionEvents: Derived['subscriptionEvents'] = [];
   const keyOf = (network: string, uid: string) => `${network}/${uid}`;
+  const signedLogs = new Map<string, PresignatureRow>();
+  for (const r of presignatures) {
+    signedLogs.set(keyOf(r.network, r.uid), { ...r, signed_logs: Number(r.signed_logs) });
+  }
+  const countedLogs = new Set<PresignatureRow>();
+  const presignedNow = (network: string, uid: string) =>
+    (signedLogs.get(keyOf(network, uid))?.signed_logs ?? 0) > 0;
 
   const mayExpire = (o: OrderState) => {
     if (!isOpen(o)) return;
@@ -390,6 +444,7 @@ export function deriveNotices(
     time: string,
     extra: Omit<NoticeMetadata, 'orderId' | 'network'> = {},
   ) => {
+    if (!authorised(o)) return;
     const id = noticeId(type, o.network, o.uid, ...discriminator);
     if (notices.has(id)) return;
     notices.set(id, {
@@ -483,6 +538,21 @@ export function deriveNotices(
         notice(o, 'order_cancelled', [], cancelledMessage(o, d.source), d.cancelledAt);
     }
     closeEpisode(o);
+  };
+
+  /** A signed pre-signature log of the UID entered (+1) or left (−1) the canonical chain. */
+  const countPresignature = (d: PreSignatureSetV1, change: 1 | -1) => {
+    if (!d.signed) return;
+    const key = keyOf(d.network, d.uid);
+    let row = signedLogs.get(key);
+    if (!row) signedLogs.set(key, (row = { network: d.network, uid: d.uid, signed_logs: 0 }));
+    row.signed_logs = Math.max(0, row.signed_logs + change);
+    countedLogs.add(row);
+    const o = orders.get(key);
+    if (o && o.presigned !== row.signed_logs > 0) {
+      o.presigned = row.signed_logs > 0;
+      dirty.add(o);
+    }
   };
 
   const uninvalidate = (d: OrderCancelledV1) => {
@@ -579,6 +649,8 @@ export function deriveNotices(
           expired: false,
           shortOfBalance: false,
           hold: null,
+          presign: d.signingScheme === 'presign',
+          presigned: presignedNow(d.network, d.uid),
         };
         orders.set(key, o);
         dirty.add(o);
@@ -591,10 +663,14 @@ export function deriveNotices(
       case 'OrderCancelled':
         cancel(e.data);
         break;
+      case 'PreSignatureSet':
+        countPresignature(e.data, 1);
+        break;
       case 'ChainFactReverted': {
         const fact = e.data.reverted;
         if (fact.type === 'TradeSettled') untrade(fact.data);
         else if (fact.type === 'OrderCancelled') uninvalidate(fact.data);
+        else if (fact.type === 'PreSignatureSet') countPresignature(fact.data, -1);
         break;
       }
       case 'AuctionClosed':
@@ -610,7 +686,12 @@ export function deriveNotices(
     }
     seq++;
   }
-  return { orders: [...dirty].map(toRow), notices: [...notices.values()], subscriptionEvents };
+  return {
+    orders: [...dirty].map(toRow),
+    presignatures: [...countedLogs],
+    notices: [...notices.values()],
+    subscriptionEvents,
+  };
 }
 
 // ---- subscriptions and the outbox --------------------------------------------------------

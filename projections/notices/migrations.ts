@@ -10,9 +10,15 @@ import { migrateOutbox, OUTBOX_SCHEMA } from './outbox.js';
 
 export const NOTICES_TABLE = 'notices';
 export const NOTICE_ORDERS_TABLE = 'notice_orders';
+export const NOTICE_PRESIGNATURES_TABLE = 'notice_presignatures';
 export const SUBSCRIPTIONS_TABLE = 'subscriptions';
 
-export const NOTICE_TABLES = [NOTICES_TABLE, NOTICE_ORDERS_TABLE, SUBSCRIPTIONS_TABLE] as const;
+export const NOTICE_TABLES = [
+  NOTICES_TABLE,
+  NOTICE_ORDERS_TABLE,
+  NOTICE_PRESIGNATURES_TABLE,
+  SUBSCRIPTIONS_TABLE,
+] as const;
 /** Only the API's reads use it (a replay builds it after the rows). */
 export const NOTICES_BY_ACCOUNT_INDEX = 'notices_by_account';
 
@@ -69,6 +75,10 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       expired boolean NOT NULL,
       -- In an insufficient-balance episode: noticed, and no auction has held the order since.
       short_of_balance boolean NOT NULL,
+      -- Signed with presign, and whether a signed pre-signature of it is on the canonical chain
+      -- (notice_presignatures); notices only once it is.
+      presign boolean NOT NULL,
+      presigned boolean NOT NULL,
       PRIMARY KEY (network, uid)
     )`);
   // Added after the table (ADD COLUMN: a read model built before keeps its rows, with no hold).
@@ -88,6 +98,16 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
   // The orders an auction's held orders may end the episode of.
   await db.raw(`CREATE INDEX IF NOT EXISTS notice_orders_short
     ON ${orders} (network) WHERE short_of_balance`);
+
+  // Per UID, placed or not (a pre-signature may come first): its signed PreSignature logs on the
+  // canonical chain.
+  await db.raw(`
+    CREATE TABLE IF NOT EXISTS ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)} (
+      network text NOT NULL,
+      uid text NOT NULL,
+      signed_logs integer NOT NULL,
+      PRIMARY KEY (network, uid)
+    )`);
 
   const subscriptions = qualified(schema, SUBSCRIPTIONS_TABLE);
   await db.raw(`

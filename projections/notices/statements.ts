@@ -5,10 +5,18 @@
  */
 import { ColumnSet } from '../columns.js';
 import { qualified } from '../sql.js';
-import type { LoadPlan, NoticeOrderRow, NoticeRow, OutboxRow, SubscriptionRow } from './batch.js';
+import type {
+  LoadPlan,
+  NoticeOrderRow,
+  NoticeRow,
+  OutboxRow,
+  PresignatureRow,
+  SubscriptionRow,
+} from './batch.js';
 import {
   MAY_EXPIRE,
   NOTICE_ORDERS_TABLE,
+  NOTICE_PRESIGNATURES_TABLE,
   NOTICES_TABLE,
   SUBSCRIPTIONS_TABLE,
 } from './migrations.js';
@@ -37,6 +45,14 @@ export const orderColumns = new ColumnSet<NoticeOrderRow>([
   ['held_auction', 'bigint'],
   ['held_rank', 'integer'],
   ['held_until', 'bigint'],
+  ['presign', 'boolean'],
+  ['presigned', 'boolean'],
+]);
+
+export const presignatureColumns = new ColumnSet<PresignatureRow>([
+  ['network', 'text'],
+  ['uid', 'text'],
+  ['signed_logs', 'integer'],
 ]);
 
 /** What a batch may change of an order once it is placed. */
@@ -53,6 +69,7 @@ const MUTABLE: readonly (keyof NoticeOrderRow)[] = [
   'held_auction',
   'held_rank',
   'held_until',
+  'presigned',
 ];
 
 export const noticeColumns = new ColumnSet<NoticeRow>([
@@ -110,6 +127,10 @@ export function loadBindings(plan: LoadPlan): string[] {
   ];
 }
 
+/** The bindings of `loadPresignatures`. */
+export const presignatureBindings = (plan: LoadPlan): string[] =>
+  keyColumns.bindings(plan.presignatures);
+
 /** The bindings of `loadSubscriptions`: one text array each. */
 export function subscriptionBindings(load: { accounts: string[]; ids: string[] }): string[] {
   const array = (values: string[]) => valueColumns.bindings(values.map((value) => ({ value })))[0]!;
@@ -119,6 +140,8 @@ export function subscriptionBindings(load: { accounts: string[]; ids: string[] }
 export interface NoticesStatements {
   loadOrders: string;
   upsertOrders: string;
+  loadPresignatures: string;
+  upsertPresignatures: string;
   insertNotices: string;
   loadSubscriptions: string;
   insertSubscriptions: string;
@@ -136,7 +159,7 @@ export function noticesStatements(schema: string): NoticesStatements {
     buy_amount::text AS buy_amount, kind, partially_fillable, valid_to,
     executed_sell::text AS executed_sell, executed_buy::text AS executed_buy,
     executed_fee::text AS executed_fee, filled, api_cancelled, chain_invalidations, cancel_seen,
-    expired, short_of_balance, held_auction, held_rank, held_until`;
+    expired, short_of_balance, held_auction, held_rank, held_until, presign, presigned`;
   return {
     // The orders the batch's events name; per network with an auction in the batch, the
     // orders in an insufficient-balance episode and those that may expire by its latest cut;
@@ -165,6 +188,13 @@ export function noticesStatements(schema: string): NoticesStatements {
       SELECT ${o.names} FROM ${o.unnest}
       ON CONFLICT (network, uid) DO UPDATE SET
         ${MUTABLE.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    loadPresignatures: `SELECT network, uid, signed_logs
+      FROM ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)}
+      WHERE (network, uid) IN (SELECT network, uid FROM ${keyColumns.unnest})`,
+    upsertPresignatures: `INSERT INTO ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)}
+        (${presignatureColumns.names})
+      SELECT ${presignatureColumns.names} FROM ${presignatureColumns.unnest}
+      ON CONFLICT (network, uid) DO UPDATE SET signed_logs = excluded.signed_logs`,
     // A notice already there (a trade log recorded again after a reorg) stays, and is not
     // delivered again: only the ids returned get outbox rows.
     insertNotices: `INSERT INTO ${qualified(schema, NOTICES_TABLE)} (${noticeColumns.names})

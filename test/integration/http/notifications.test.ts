@@ -33,6 +33,7 @@ import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import {
   CHAIN_ID,
+  presignOrder,
   signCancellations,
   signOrder,
   TOKENS,
@@ -423,6 +424,40 @@ describe('HTTP: account notifications', function () {
     // Later auctions notice nothing more.
     await closeAuction({ cutAt: validTo + 60 });
     expect(types(await noticesOf(order))).to.deep.equal(['order_expired']);
+  });
+
+  it('tells the account a pre-signed order names nothing until the pre-signature is on chain', async () => {
+    // Anyone may place a pre-signed order naming any account: no signature is checked.
+    const victim = hexlify(randomBytes(20));
+    const validTo = nowSeconds() + 120;
+    const [unsigned, signed] = await Promise.all(
+      [1, 2].map(async (n) => {
+        const order = presignOrder(victim, CHAIN_ID.devnet, {
+          validTo,
+          sellAmount: String(E18 + BigInt(++distinct) + BigInt(n)),
+        });
+        const response = await http('POST', `${service.devnet}/api/v1/orders`, order.body);
+        expect(response.status, response.text).to.equal(201);
+        return order;
+      }),
+    );
+    // Only the owner can set the pre-signature (the settlement contract checks the sender).
+    await append({
+      type: 'PreSignatureSet',
+      data: {
+        network: NETWORK,
+        uid: signed!.uid,
+        owner: signed!.owner,
+        signed: true,
+        chain: chainAt(),
+      },
+    });
+    await closeAuction({ cutAt: validTo + 1 });
+    const told = await notices(victim);
+    expect(told.map((n) => [n.type, n.metadata.orderId])).to.deep.equal([
+      ['order_expired', signed!.uid],
+    ]);
+    expect(told.map((n) => n.metadata.orderId)).not.to.include(unsigned!.uid);
   });
 
   it('notices insufficient balance once per episode', async () => {
