@@ -93,6 +93,11 @@ export interface SubscriptionRemoveBody {
   signature?: string;
 }
 
+/** POST /accounts/{account}/subscriptions/{id}/verification. */
+export interface SubscriptionVerifyBody {
+  code: string;
+}
+
 /** An external solver's answer (schemas/solver/solve-response.schema.json). */
 export interface SolveResponseBody {
   solutions: {
@@ -113,6 +118,7 @@ export const validators = {
   orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
   subscriptionCreate: ajv.compile<SubscriptionCreateBody>(load('subscription-create')),
   subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(load('subscription-remove')),
+  subscriptionVerify: ajv.compile<SubscriptionVerifyBody>(load('subscription-verify')),
   solveResponse: ajv.compile<SolveResponseBody>(load('solve-response', 'solver')),
 } as const;
 

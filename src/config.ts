@@ -109,6 +109,15 @@ export interface NotificationsConfig {
      * addresses. Off, a subscriber cannot make the server send into its own network (SSRF).
      */
     allowPrivateAddresses: boolean;
+    /** Messages sent at most, 0 for no limit (src/delivery/budgets.ts). */
+    budgets: {
+      /** Notices per account per clock hour. */
+      perAccountPerHour: number;
+      /** Notices per destination (an address, a chat, a webhook's host) per clock hour. */
+      perDestinationPerHour: number;
+      /** Verification requests per destination per day (UTC). */
+      verificationsPerDestinationPerDay: number;
+    };
   };
   /**
    * Null: no e-mail channel (subscribing one is refused). `allowPlaintextAuth`: the relay's
@@ -283,6 +292,17 @@ function notifications(env: Env, localOnly: boolean): NotificationsConfig {
       backoffMaxMs: integer(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000),
       webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
       allowPrivateAddresses: boolean(env, 'DELIVERY_ALLOW_PRIVATE_HOSTS', localOnly),
+      budgets: {
+        perAccountPerHour: integer(env, 'DELIVERY_ACCOUNT_BUDGET', 1000, 0, 10_000_000),
+        perDestinationPerHour: integer(env, 'DELIVERY_DESTINATION_BUDGET', 300, 0, 10_000_000),
+        verificationsPerDestinationPerDay: integer(
+          env,
+          'DELIVERY_VERIFICATION_BUDGET',
+          5,
+          0,
+          10_000,
+        ),
+      },
     },
     email: smtpUrl
       ? {

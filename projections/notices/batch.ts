@@ -33,11 +33,16 @@
  *   revocation does not silence it (its owner did place it); a reorg that takes back its only
  *   pre-signature does.
  * Only placed orders have notices: other chain facts of a UID never placed are ignored.
+ *
+ * Each new notice is queued in the outbox for the subscriptions of its account that are active
+ * and verified at that point of the ledger (`applySubscriptions`): a destination receives
+ * nothing but its verification request until it has answered it (SubscriptionVerified).
  */
 import type {
   Address,
   AuctionClosedV3,
   DeliveryChannel,
+  DestinationVerification,
   OrderCancelledV1,
   OrderKind,
   OrderUid,
@@ -66,6 +71,11 @@ import {
   type NoticeOrder,
   type NoticeType,
 } from '../../src/domain/notices.js';
+import {
+  verificationRequest,
+  type VerificationRequest,
+} from '../../src/domain/destination-verification.js';
+import { verifiedOnAdding } from '../../src/domain/subscription-auth.js';
 import type { EventOf } from '../events.js';
 
 export type NoticeEvent = EventOf<
@@ -77,6 +87,7 @@ export type NoticeEvent = EventOf<
   | 'AuctionClosed'
   | 'SettlementFailed'
   | 'SubscriptionAdded'
+  | 'SubscriptionVerified'
   | 'SubscriptionRemoved'
 >;
 
@@ -89,6 +100,7 @@ export const NOTICE_EVENT_TYPES: ReadonlySet<NoticeEvent['type']> = new Set([
   'AuctionClosed',
   'SettlementFailed',
   'SubscriptionAdded',
+  'SubscriptionVerified',
   'SubscriptionRemoved',
 ]);
 
@@ -158,7 +170,9 @@ export interface SequencedNotice {
   network: string;
 }
 
-export type SubscriptionEvent = EventOf<'SubscriptionAdded' | 'SubscriptionRemoved'>;
+export type SubscriptionEvent = EventOf<
+  'SubscriptionAdded' | 'SubscriptionVerified' | 'SubscriptionRemoved'
+>;
 
 export interface Derived {
   /** The final state of every order the batch changed. */
@@ -216,6 +230,7 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
         }
         break;
       case 'SubscriptionAdded':
+      case 'SubscriptionVerified':
       case 'SubscriptionRemoved':
         break;
     }
@@ -680,6 +695,7 @@ export function deriveNotices(
         failed(e.data);
         break;
       case 'SubscriptionAdded':
+      case 'SubscriptionVerified':
       case 'SubscriptionRemoved':
         subscriptionEvents.push({ seq, event: e });
         break;
@@ -702,22 +718,27 @@ export interface LoadedSubscription {
   account: string;
   channel: DeliveryChannel;
   removed: boolean;
+  verified: boolean;
 }
 
 export interface SubscriptionRow {
   id: string;
   account: string;
   channel: DeliveryChannel;
+  verification: DestinationVerification;
   added_at: string;
+  verified_at: string | null;
   removed_at: string | null;
 }
 
+/** One delivery to make: a notice, or the verification request of a new subscription. */
 export interface OutboxRow {
   notice_id: string;
   subscription_id: string;
   account: string;
   channel: DeliveryChannel;
-  notice: Notice;
+  notice: Notice | null;
+  verification: VerificationRequest | null;
 }
 
 /** The subscriptions to read: of the accounts with new notices, and those the events name. */
@@ -735,9 +756,10 @@ export function subscriptionsToLoad(
 
 /**
  * Plays the batch's subscription events, in ledger order between its notices, on the stored
- * subscriptions: every inserted notice goes to the account's subscriptions active at that
- * point. A subscription id is added once (a repeated SubscriptionAdded changes nothing) and
- * removed once, by its own account.
+ * subscriptions: every inserted notice goes to the account's subscriptions active and verified
+ * at that point. A subscription id is added once (a repeated SubscriptionAdded changes nothing),
+ * verified once and removed once, each by its own account. A new subscription whose destination
+ * must answer a verification (an e-mail code, a webhook challenge) gets that request queued.
  */
 export function applySubscriptions(
   loaded: readonly LoadedSubscription[],
@@ -745,6 +767,7 @@ export function applySubscriptions(
   inserted: ReadonlySet<string>,
 ): {
   added: SubscriptionRow[];
+  verified: { id: string; verified_at: string }[];
   removed: { id: string; removed_at: string }[];
   outbox: OutboxRow[];
 } {
@@ -754,7 +777,10 @@ export function applySubscriptions(
     channel: DeliveryChannel;
     active: boolean;
     /** Null: stored before the batch. */
-    addedAt: string | null;
+    added: { at: string; verification: DestinationVerification } | null;
+    /** Verified, and when if the batch did it. */
+    verified: boolean;
+    verifiedAt: string | null;
     /** When the batch removed it. */
     removedAt: string | null;
   }
@@ -765,10 +791,18 @@ export function applySubscriptions(
     byAccount.set(s.account, [...(byAccount.get(s.account) ?? []), s]);
   };
   for (const s of loaded) {
-    remember({ ...s, active: !s.removed, addedAt: null, removedAt: null });
+    remember({ ...s, active: !s.removed, added: null, verifiedAt: null, removedAt: null });
   }
 
   const outbox: OutboxRow[] = [];
+  const queue = (s: Sub, key: string, message: Pick<OutboxRow, 'notice' | 'verification'>) =>
+    outbox.push({
+      notice_id: key,
+      subscription_id: s.id,
+      account: s.account,
+      channel: s.channel,
+      ...message,
+    });
   const timeline = [
     ...derived.subscriptionEvents.map((s) => ({ seq: s.seq, event: s.event, notice: null })),
     ...derived.notices
@@ -780,14 +814,7 @@ export function applySubscriptions(
     const notice = step.notice;
     if (notice) {
       for (const s of byAccount.get(notice.account) ?? []) {
-        if (!s.active) continue;
-        outbox.push({
-          notice_id: notice.id,
-          subscription_id: s.id,
-          account: s.account,
-          channel: s.channel,
-          notice,
-        });
+        if (s.active && s.verified) queue(s, notice.id, { notice, verification: null });
       }
       continue;
     }
@@ -795,39 +822,57 @@ export function applySubscriptions(
     if (e.type === 'SubscriptionAdded') {
       const d = e.data;
       if (byId.has(d.id)) continue;
-      remember({
+      const verified = verifiedOnAdding(d);
+      const s: Sub = {
         id: d.id,
         account: d.account,
         channel: d.channel,
         active: true,
-        addedAt: d.addedAt,
+        added: { at: d.addedAt, verification: d.verification },
+        verified,
+        verifiedAt: verified ? d.addedAt : null,
         removedAt: null,
-      });
+      };
+      remember(s);
+      const request = verificationRequest(d);
+      if (request) queue(s, request.id, { notice: null, verification: request });
+      continue;
+    }
+    const d = e.data;
+    const s = byId.get(d.id);
+    if (!s?.active || s.account !== d.account) continue;
+    if (e.type === 'SubscriptionVerified') {
+      if (s.verified) continue;
+      s.verified = true;
+      s.verifiedAt = e.data.verifiedAt;
     } else {
-      const d = e.data;
-      const s = byId.get(d.id);
-      if (!s?.active || s.account !== d.account) continue;
       s.active = false;
-      s.removedAt = d.removedAt;
+      s.removedAt = e.data.removedAt;
     }
   }
   const all = [...byId.values()];
+  const stored = all.filter((s) => s.added === null);
   return {
-    added: all.flatMap((s) =>
-      s.addedAt === null
+    added: all.flatMap(({ added, ...s }) =>
+      added === null
         ? []
         : [
             {
               id: s.id,
               account: s.account,
               channel: s.channel,
-              added_at: s.addedAt,
+              verification: added.verification,
+              added_at: added.at,
+              verified_at: s.verifiedAt,
               removed_at: s.removedAt,
             },
           ],
     ),
-    removed: all.flatMap((s) =>
-      s.addedAt === null && s.removedAt !== null ? [{ id: s.id, removed_at: s.removedAt }] : [],
+    verified: stored.flatMap((s) =>
+      s.verifiedAt === null ? [] : [{ id: s.id, verified_at: s.verifiedAt }],
+    ),
+    removed: stored.flatMap((s) =>
+      s.removedAt === null ? [] : [{ id: s.id, removed_at: s.removedAt }],
     ),
     outbox,
   };

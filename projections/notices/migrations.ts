@@ -116,11 +116,20 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       account text NOT NULL,
       -- The DeliveryChannel (src/domain/events.ts).
       channel jsonb NOT NULL,
+      -- How its destination shows it wants the notices (DestinationVerification).
+      verification jsonb NOT NULL,
       added_at timestamptz NOT NULL,
+      -- Null until its destination answered the verification: nothing is delivered to it.
+      verified_at timestamptz,
       -- Null while active.
       removed_at timestamptz
     )`);
   await db.raw(`CREATE INDEX IF NOT EXISTS subscriptions_by_account ON ${subscriptions} (account)`);
+  // The Telegram chat a code is sent from finds its pending subscription by the code.
+  await db.raw(`CREATE INDEX IF NOT EXISTS subscriptions_pending_telegram
+    ON ${subscriptions} ((verification->>'code'))
+    WHERE verification->>'method' = 'telegramCode' AND verified_at IS NULL
+      AND removed_at IS NULL`);
 
   // The outbox is shared by every read-model schema (live and replays, which may migrate at the
   // same time): its DDL is serialised like the migrations of one schema.

@@ -31,6 +31,7 @@ import {
   removalColumns,
   subscriptionBindings,
   subscriptionColumns,
+  verifiedColumns,
 } from './statements.js';
 
 type Rows<Row> = { rows: Row[] };
@@ -91,11 +92,16 @@ export function noticesProjector(): Projector {
         sql.loadSubscriptions,
         subscriptionBindings(toLoad),
       );
-      const { added, removed, outbox } = applySubscriptions(subscriptions, derived, inserted);
+      const { added, verified, removed, outbox } = applySubscriptions(
+        subscriptions,
+        derived,
+        inserted,
+      );
       // Sent together, run in this order (one connection runs its statements as sent): the
       // outbox rows of the batch's notices exist before a removal later in it stops them.
       await Promise.all([
         subscriptionColumns.run(trx, sql.insertSubscriptions, added),
+        verifiedColumns.run(trx, sql.verifySubscriptions, verified),
         removalColumns.run(trx, sql.removeSubscriptions, removed),
         outboxColumns.run(trx, sql.insertOutbox, outbox),
         removalColumns.run(trx, sql.failRemovedOutbox, removed),

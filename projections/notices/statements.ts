@@ -86,8 +86,15 @@ export const subscriptionColumns = new ColumnSet<SubscriptionRow>([
   ['id', 'text'],
   ['account', 'text'],
   ['channel', 'jsonb'],
+  ['verification', 'jsonb'],
   ['added_at', 'timestamptz'],
+  ['verified_at', 'timestamptz'],
   ['removed_at', 'timestamptz'],
+]);
+
+export const verifiedColumns = new ColumnSet<{ id: string; verified_at: string }>([
+  ['id', 'text'],
+  ['verified_at', 'timestamptz'],
 ]);
 
 export const removalColumns = new ColumnSet<{ id: string; removed_at: string }>([
@@ -101,6 +108,7 @@ export const outboxColumns = new ColumnSet<OutboxRow>([
   ['account', 'text'],
   ['channel', 'jsonb'],
   ['notice', 'jsonb'],
+  ['verification', 'jsonb'],
 ]);
 
 const keyColumns = new ColumnSet<LoadPlan['keys'][number]>([
@@ -145,6 +153,7 @@ export interface NoticesStatements {
   insertNotices: string;
   loadSubscriptions: string;
   insertSubscriptions: string;
+  verifySubscriptions: string;
   removeSubscriptions: string;
   insertOutbox: string;
   failRemovedOutbox: string;
@@ -201,12 +210,16 @@ export function noticesStatements(schema: string): NoticesStatements {
       SELECT ${noticeColumns.names} FROM ${noticeColumns.unnest}
       ON CONFLICT (id) DO NOTHING
       RETURNING id`,
-    loadSubscriptions: `SELECT id, account, channel, removed_at IS NOT NULL AS removed
+    loadSubscriptions: `SELECT id, account, channel, removed_at IS NOT NULL AS removed,
+        verified_at IS NOT NULL AS verified
       FROM ${subscriptions}
       WHERE account = ANY(?::text[]) OR id = ANY(?::text[])`,
     insertSubscriptions: `INSERT INTO ${subscriptions} (${subscriptionColumns.names})
       SELECT ${subscriptionColumns.names} FROM ${subscriptionColumns.unnest}
       ON CONFLICT (id) DO NOTHING`,
+    verifySubscriptions: `UPDATE ${subscriptions} AS s SET verified_at = x.verified_at
+      FROM ${verifiedColumns.unnest}
+      WHERE s.id = x.id AND s.verified_at IS NULL`,
     removeSubscriptions: `UPDATE ${subscriptions} AS s SET removed_at = x.removed_at
       FROM ${removalColumns.unnest}
       WHERE s.id = x.id AND s.removed_at IS NULL`,

@@ -6,7 +6,8 @@
  *     can refuse recipients;
  *   - a web-push endpoint (HTTP) that records POSTs, verifies the VAPID JWT, and decrypts the
  *     aes128gcm payloads of subscriptions made with `createPushSubscriptionKeys`;
- *   - a Telegram Bot API stand-in recording `/bot<token>/sendMessage` calls.
+ *   - a Telegram Bot API stand-in recording `/bot<token>/sendMessage` calls and serving
+ *     `getUpdates` with the messages a test has chats send to the bot.
  */
 import {
   createECDH,
@@ -138,6 +139,8 @@ async function startHttpReceiver(
 // Webhook
 
 export interface WebhookReceiverOptions {
+  /** Answer a subscription's verification request with its challenge, as a willing receiver does. */
+  answerChallenges?: boolean;
   /** Answer 503 to the first N requests. Default 0. */
   failFirst?: number;
   /** Overrides the answer (after `failFirst`). Default 204. */
@@ -149,6 +152,12 @@ export interface WebhookReceiver extends HttpReceiver {
   accepted: Map<string, number>;
 }
 
+/** The challenge of a subscription's verification request, or null for a notice. */
+export function challengeOf(request: ReceivedRequest): string | null {
+  const body = JSON.parse(request.body.toString('utf8')) as { type?: string; challenge?: string };
+  return body.type === 'subscription_verification' ? (body.challenge ?? null) : null;
+}
+
 export async function startWebhookReceiver(
   options: WebhookReceiverOptions = {},
 ): Promise<WebhookReceiver> {
@@ -156,6 +165,8 @@ export async function startWebhookReceiver(
   const failFirst = options.failFirst ?? 0;
   const receiver = await startHttpReceiver(async (request, index) => {
     if (index < failFirst) return { status: 503, body: 'not yet' };
+    const challenge = options.answerChallenges ? challengeOf(request) : null;
+    if (challenge !== null) return { status: 200, body: { challenge } };
     const answer = options.respond ? await options.respond(request, index) : { status: 204 };
     if (answer !== 'hang' && answer.status >= 200 && answer.status < 300) {
       const id = String(request.headers['x-batchbook-notice-id']);
@@ -389,6 +400,8 @@ export interface TelegramReceiver extends HttpReceiver {
   /** The Bot API base URL to configure (TELEGRAM_API_URL). */
   apiUrl: string;
   calls: TelegramCall[];
+  /** A message from `chat` to the bot, in the next `getUpdates` (until an offset passes it). */
+  send(chat: { id: number; username?: string; type?: string }, text: string): void;
 }
 
 export interface TelegramReceiverOptions {
@@ -400,6 +413,7 @@ export async function startTelegramReceiver(
   options: TelegramReceiverOptions = {},
 ): Promise<TelegramReceiver> {
   const calls: TelegramCall[] = [];
+  const updates: { update_id: number; message: Record<string, unknown> }[] = [];
   let messageId = 0;
   const receiver = await startHttpReceiver(async (request) => {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.path);
@@ -414,6 +428,12 @@ export async function startTelegramReceiver(
     const index = calls.push(call) - 1;
     const custom = await options.respond?.(call, index);
     if (custom) return custom;
+    if (call.method === 'getUpdates') {
+      // Asking past an update confirms it: it is not served again.
+      const offset = Number(call.body.offset ?? 0);
+      while (updates.length > 0 && updates[0]!.update_id < offset) updates.shift();
+      return { status: 200, body: { ok: true, result: updates } };
+    }
     return {
       status: 200,
       body: {
@@ -427,5 +447,20 @@ export async function startTelegramReceiver(
       },
     };
   });
-  return Object.assign(receiver, { apiUrl: receiver.url, calls });
+  let updateId = 1000;
+  return Object.assign(receiver, {
+    apiUrl: receiver.url,
+    calls,
+    send(chat: { id: number; username?: string; type?: string }, text: string) {
+      updates.push({
+        update_id: ++updateId,
+        message: {
+          message_id: ++messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { type: 'private', ...chat },
+          text,
+        },
+      });
+    },
+  });
 }

@@ -17,7 +17,14 @@
  * Other failures (4xx, the connection, authentication) are retried.
  */
 import nodemailer from 'nodemailer';
-import { DeliveryError, orderIdOf, type Channel, type Notice } from '../channel.js';
+import { formatVerificationCode } from '../../domain/destination-verification.js';
+import {
+  DeliveryError,
+  orderIdOf,
+  type Channel,
+  type Notice,
+  type VerificationRequest,
+} from '../channel.js';
 import { NOTICE_ID_HEADER } from './webhook.js';
 
 export interface EmailChannelOptions {
@@ -42,8 +49,21 @@ export function emailText(notice: Notice): string {
   return orderId ? `${notice.message}\n\nOrder: ${orderId}\n` : `${notice.message}\n`;
 }
 
+/** The verification e-mail's text: who asked, the code, and that ignoring it is enough. */
+export function verificationText(request: VerificationRequest): string {
+  const code = request.method === 'emailCode' ? formatVerificationCode(request.code) : '';
+  return (
+    `Account ${request.account} asked batchbook to send the notices of its orders to this ` +
+    'address.\n\nIf that was you, give this code where you asked for them:\n\n' +
+    `    ${code}\n\n` +
+    `(or POST {"code": "${code}"} to /accounts/${request.account}/subscriptions/` +
+    `${request.subscriptionId}/verification). The code is good for a day.\n\n` +
+    'If it was not you, ignore this e-mail: nothing more is sent to this address.\n'
+  );
+}
+
 /** `<id@batchbook>`, with the id's characters that a Message-ID may not hold percent-encoded. */
-export function emailMessageId(notice: Notice): string {
+export function emailMessageId(notice: Pick<Notice, 'id'>): string {
   const local = encodeURIComponent(notice.id).replace(
     /[()]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
@@ -90,22 +110,38 @@ export function createEmailChannel(options: EmailChannelOptions): Channel<'email
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
   });
+  /** Sends one message; nodemailer takes no abort signal: the worker abandons it at its deadline. */
+  const send = async (to: string, id: string, subject: string, text: string) => {
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to,
+        subject,
+        text,
+        messageId: emailMessageId({ id }),
+        headers: { [NOTICE_ID_HEADER]: id },
+      });
+    } catch (error) {
+      if (!permanentRefusal(error)) throw error;
+      throw new DeliveryError((error as Error).message, { permanent: true, cause: error });
+    }
+  };
   return {
     async deliver(notice, channel) {
-      // nodemailer takes no abort signal: the worker abandons an attempt past its deadline.
-      try {
-        await transport.sendMail({
-          from: options.from,
-          to: channel.address,
-          subject: emailSubject(notice),
-          text: emailText(notice),
-          messageId: emailMessageId(notice),
-          headers: { [NOTICE_ID_HEADER]: notice.id },
+      await send(channel.address, notice.id, emailSubject(notice), emailText(notice));
+    },
+    async verify(request, channel) {
+      if (request.method !== 'emailCode') {
+        throw new DeliveryError(`an e-mail address is not verified by ${request.method}`, {
+          permanent: true,
         });
-      } catch (error) {
-        if (!permanentRefusal(error)) throw error;
-        throw new DeliveryError((error as Error).message, { permanent: true, cause: error });
       }
+      await send(
+        channel.address,
+        request.id,
+        'Confirm batchbook notices at this address',
+        verificationText(request),
+      );
     },
     async close() {
       transport.close();

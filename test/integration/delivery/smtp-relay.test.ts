@@ -8,6 +8,7 @@ import { startDeliveryWorker, type DeliveryWorker } from '../../../src/delivery/
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/receivers.js';
 import { waitFor } from '../../support/wait.js';
 import {
+  answeredChallenges,
   capturingLogger,
   enqueue,
   notificationsConfig,
@@ -41,6 +42,7 @@ describe('delivery: the SMTP relay', () => {
         email: { smtpUrl, from: 'notices@batchbook.test', allowPlaintextAuth },
       }),
       logger: capturingLogger().logger,
+      verified: answeredChallenges().verified,
     });
   }
 
