@@ -11,8 +11,10 @@ import { hexlify, randomBytes, Wallet, type HDNodeWallet, type TypedDataField } 
 import webpush from 'web-push';
 import {
   startSmtpReceiver,
+  startTelegramReceiver,
   startWebhookReceiver,
   type SmtpReceiver,
+  type TelegramReceiver,
 } from '../../support/receivers.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
@@ -206,16 +208,18 @@ describe('HTTP: subscriptions', () => {
   const stream = (account: string) => service.ledger.readStream(`subscriptions-${account}`);
 
   let smtp: SmtpReceiver;
+  let telegram: TelegramReceiver;
 
   before(async () => {
     const vapid = webpush.generateVAPIDKeys();
-    smtp = await startSmtpReceiver();
+    [smtp, telegram] = await Promise.all([startSmtpReceiver(), startTelegramReceiver()]);
     service = await startTestService({
       env: {
         NOTIFICATIONS_API_KEY: 'test-key',
         SMTP_URL: smtp.url,
         DELIVERY_POLL_INTERVAL_MS: '20',
         TELEGRAM_BOT_TOKEN: 'x',
+        TELEGRAM_API_URL: telegram.apiUrl,
         WEB_PUSH_VAPID_PUBLIC_KEY: vapid.publicKey,
         WEB_PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
         WEB_PUSH_SUBJECT: 'mailto:ops@example.com',
@@ -224,7 +228,7 @@ describe('HTTP: subscriptions', () => {
   });
   after(async () => {
     await service.stop();
-    await smtp.close();
+    await Promise.all([smtp.close(), telegram.close()]);
   });
 
   it('adds each kind of channel signed by the account, and lists them at once', async () => {
