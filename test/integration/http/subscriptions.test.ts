@@ -308,10 +308,11 @@ describe('HTTP: subscriptions', () => {
 
   it('answers the same channel again with the existing subscription (200, no secret)', async () => {
     const carol = client();
-    const first = await carol.add(CHANNELS[0]!);
+    const issuedAt = now();
+    const first = await carol.add(CHANNELS[0]!, { issuedAt });
     expect(first.status).to.equal(201);
     // Signed anew (the same request signed for the same second is that request again).
-    const again = await carol.add(CHANNELS[0]!, { issuedAt: now() - 1 });
+    const again = await carol.add(CHANNELS[0]!, { issuedAt: issuedAt - 1 });
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal({
       ...first.body,
@@ -326,22 +327,24 @@ describe('HTTP: subscriptions', () => {
 
   it('removes a subscription signed in the body or in the headers; then it is gone', async () => {
     const dave = client();
-    const hook = (await dave.add(CHANNELS[0]!)).body;
-    const chat = (await dave.add(CHANNELS[3]!)).body;
-    const removed = await dave.remove(hook.id);
+    const issuedAt = now();
+    const hook = (await dave.add(CHANNELS[0]!, { issuedAt })).body;
+    const chat = (await dave.add(CHANNELS[3]!, { issuedAt })).body;
+    const removed = await dave.remove(hook.id, { issuedAt });
     expect(removed.status).to.equal(200);
     expect(removed.body).to.have.keys(['id', 'account', 'removedAt']);
     expect((await dave.list()).body.map((s) => s.id)).to.deep.equal([chat.id]);
     expect((await dave.remove(chat.id, { in: 'headers' })).status).to.equal(200);
     expect((await dave.list()).body).to.deep.equal([]);
 
-    const again = await dave.remove(hook.id, { issuedAt: now() - 1 });
+    // Signed anew: the same signed removal again would be refused as used.
+    const again = await dave.remove(hook.id, { issuedAt: issuedAt - 1 });
     expect(again.status).to.equal(404);
     expect(again.body.errorType).to.equal('SubscriptionNotFound');
     const unknown = await dave.remove('00000000-0000-4000-8000-000000000000');
     expect(unknown.status).to.equal(404);
     // Removed, it can be added again: a new subscription with a new secret.
-    const back = await dave.add(CHANNELS[0]!, { issuedAt: now() - 1 });
+    const back = await dave.add(CHANNELS[0]!, { issuedAt: issuedAt - 1 });
     expect(back.status).to.equal(201);
     expect(back.body.id).not.to.equal(hook.id);
     expect(back.body.channel.secret).not.to.equal(hook.channel.secret);
