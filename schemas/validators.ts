@@ -104,6 +104,11 @@ export interface SubscriptionRemoveBody {
   signature?: string;
 }
 
+/** POST /accounts/{account}/subscriptions/{id}/verification. */
+export interface SubscriptionVerifyBody {
+  code: string;
+}
+
 /** A uint256 as an engine may write it: decimal or 0x-hex string, or a JSON integer. */
 type RawUint = string | number;
 
@@ -163,6 +168,7 @@ export const validators = {
   orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
   subscriptionCreate: ajv.compile<SubscriptionCreateBody>(load('subscription-create')),
   subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(load('subscription-remove')),
+  subscriptionVerify: ajv.compile<SubscriptionVerifyBody>(load('subscription-verify')),
   solveAnswer: lenientAjv.compile<SolveAnswerBody>(load('solve-response', 'solver')),
 } as const;
 

@@ -131,9 +131,22 @@ export interface NotificationsConfig {
      * addresses. Off, a subscriber cannot make the server send into its own network (SSRF).
      */
     allowPrivateAddresses: boolean;
+    /** Messages sent at most, 0 for no limit (src/delivery/budgets.ts). */
+    budgets: {
+      /** Notices per account per clock hour. */
+      perAccountPerHour: number;
+      /** Notices per destination (an address, a chat, a webhook's host) per clock hour. */
+      perDestinationPerHour: number;
+      /** Verification requests per destination per day (UTC). */
+      verificationsPerDestinationPerDay: number;
+    };
   };
-  /** Null: no e-mail channel (subscribing one is refused). */
-  email: { smtpUrl: string; from: string } | null;
+  /**
+   * Null: no e-mail channel (subscribing one is refused). `allowPlaintextAuth`: the relay's
+   * credentials may cross an unencrypted connection (otherwise `smtp://` with credentials
+   * requires STARTTLS).
+   */
+  email: { smtpUrl: string; from: string; allowPlaintextAuth: boolean } | null;
   /** Null: no web-push channel. */
   webPush: { publicKey: string; privateKey: string; subject: string } | null;
   /** Null: no Telegram channel. */
@@ -317,8 +330,25 @@ function notifications(env: Env, localOnly: boolean): NotificationsConfig {
       backoffMaxMs: integer(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000),
       webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
       allowPrivateAddresses: boolean(env, 'DELIVERY_ALLOW_PRIVATE_HOSTS', localOnly),
+      budgets: {
+        perAccountPerHour: integer(env, 'DELIVERY_ACCOUNT_BUDGET', 1000, 0, 10_000_000),
+        perDestinationPerHour: integer(env, 'DELIVERY_DESTINATION_BUDGET', 300, 0, 10_000_000),
+        verificationsPerDestinationPerDay: integer(
+          env,
+          'DELIVERY_VERIFICATION_BUDGET',
+          5,
+          0,
+          10_000,
+        ),
+      },
     },
-    email: smtpUrl ? { smtpUrl, from: env.SMTP_FROM || 'batchbook <notices@localhost>' } : null,
+    email: smtpUrl
+      ? {
+          smtpUrl,
+          from: env.SMTP_FROM || 'batchbook <notices@localhost>',
+          allowPlaintextAuth: boolean(env, 'SMTP_ALLOW_PLAINTEXT_AUTH', false),
+        }
+      : null,
     webPush:
       publicKey && privateKey
         ? { publicKey, privateKey, subject: vapidSubject(env, localOnly) }

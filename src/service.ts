@@ -22,9 +22,17 @@ import { createQuote } from './commands/create-quote.js';
 import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
 import { registerAppData } from './commands/register-app-data.js';
+import { deploymentId } from './commands/deployment.js';
+import {
+  verifyDestination,
+  verifyEmail,
+  verifyTelegramChat,
+} from './commands/destination-verification.js';
+import { Rejection } from './commands/rejection.js';
 import {
   authoriseListing,
   subscribe,
+  typedData,
   unsubscribe,
   type SubscriptionsDeps,
 } from './commands/subscriptions.js';
@@ -58,8 +66,13 @@ import { createNoticeQueries } from './queries/notices.js';
 import type { Address } from './domain/events.js';
 import { networkByName } from './domain/networks.js';
 import { startAutopilot } from './auction/autopilot.js';
+import { DeliveryError } from './delivery/channel.js';
+import { telegramUpdatesStep } from './delivery/channels/telegram-updates.js';
+import { createHttpClient } from './delivery/http.js';
 import { countPending } from './delivery/outbox.js';
 import { startDeliveryWorker } from './delivery/worker.js';
+import { startLeaderLoop } from './chain/leader-loop.js';
+import { subscriptionsDomainSeparator } from './domain/subscription-auth.js';
 import { createBuiltinSolver } from './auction/builtin-solver.js';
 import { createSettlementDriver } from './auction/driver.js';
 import { createExternalSolver } from './auction/external-solver.js';
@@ -208,11 +221,73 @@ export async function startService(
     });
     stack.push(() => projections.stop());
 
+    // Subscription requests are signed for this deployment: its identity is in the ledger
+    // (recorded once, after the devnet's check of an empty ledger above).
+    const deployment = await deploymentId(ledger, clock);
+    const subscriptionQueries = createSubscriptionQueries(db);
+    const subscriptionDeps: SubscriptionsDeps = {
+      ledger,
+      clock,
+      enabled: config.notifications.enabled,
+      apiKey: config.notifications.apiKey,
+      deploymentId: deployment,
+      domainSeparator: subscriptionsDomainSeparator(deployment),
+      channels: {
+        email: config.notifications.email !== null,
+        webpush: config.notifications.webPush !== null,
+        telegram: config.notifications.telegram !== null,
+      },
+      allowPrivateAddresses: config.notifications.delivery.allowPrivateAddresses,
+    };
+
     // Delivers the outbox the notices projector fills (its migration, run by startProjections,
     // created the table). Every instance may run one: rows are claimed with leases.
     if (config.notifications.enabled) {
-      const delivery = startDeliveryWorker({ db, config: config.notifications, logger });
+      const delivery = startDeliveryWorker({
+        db,
+        config: config.notifications,
+        logger,
+        verified: async (request) => {
+          try {
+            await verifyDestination(subscriptionDeps, request.account, request.subscriptionId, {
+              method: 'webhookChallenge',
+              challenge: request.challenge,
+            });
+          } catch (error) {
+            // Removed meanwhile, or a challenge of no subscription: no retry changes that.
+            if (!(error instanceof Rejection)) throw error;
+            throw new DeliveryError(error.description, { permanent: true });
+          }
+        },
+      });
       stack.push(() => delivery.stop());
+    }
+    // The codes chats send the bot verify Telegram subscriptions; one instance reads them.
+    const { telegram } = config.notifications;
+    if (config.notifications.enabled && telegram) {
+      const client = createHttpClient();
+      const updates = startLeaderLoop({
+        requestLeadership,
+        key: ['batchbook.delivery.telegram-updates', 'bot'],
+        pollIntervalMs: config.notifications.delivery.pollIntervalMs,
+        logger,
+        step: telegramUpdatesStep({
+          ...telegram,
+          client,
+          timeoutMs: config.notifications.delivery.webhookTimeoutMs,
+          logger,
+          verify: (code, chat) =>
+            verifyTelegramChat(
+              { ...subscriptionDeps, findTelegramCode: subscriptionQueries.pendingTelegram },
+              code,
+              chat,
+            ),
+        }),
+      });
+      stack.push(async () => {
+        await updates.stop();
+        client.close();
+      });
     }
 
     // The token endpoints' chain reads (holders from Transfer logs, token decimals). Started
@@ -370,18 +445,6 @@ export async function startService(
       validity: config.validity,
       appDataSizeLimit: config.appDataSizeLimit,
     };
-    const subscriptionDeps: SubscriptionsDeps = {
-      ledger,
-      clock,
-      enabled: config.notifications.enabled,
-      apiKey: config.notifications.apiKey,
-      channels: {
-        email: config.notifications.email !== null,
-        webpush: config.notifications.webPush !== null,
-        telegram: config.notifications.telegram !== null,
-      },
-      allowPrivateAddresses: config.notifications.delivery.allowPrivateAddresses,
-    };
     new Gauge({
       name: 'batchbook_delivery_outbox_pending',
       help: 'Notice deliveries not yet made nor given up',
@@ -453,6 +516,8 @@ export async function startService(
         unsubscribe: (account, request) => unsubscribe(subscriptionDeps, account, request),
         authoriseSubscriptionsRead: (account, credentials) =>
           authoriseListing(subscriptionDeps, account, credentials),
+        subscriptionsTypedData: () => typedData(subscriptionDeps),
+        verifyEmail: (account, id, code) => verifyEmail(subscriptionDeps, account, id, code),
       },
       queries: {
         orders: orderQueries,
@@ -461,7 +526,7 @@ export async function startService(
         trades: createTradeQueries(db, orderQueries),
         auctions: createAuctionQueries(db),
         competitions,
-        subscriptions: createSubscriptionQueries(db),
+        subscriptions: subscriptionQueries,
         notices: noticeQueries,
       },
       readYourWrites: async (projector, position) => {

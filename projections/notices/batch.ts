@@ -26,15 +26,27 @@
  *   then. It undoes the trade's amounts (or the invalidation) in the order's state, so later
  *   notices are right; a trade recorded again after the reorg is noticed again (under the same
  *   id when it is the same log with the same outcome, which then is not repeated).
- * Only placed orders have notices: chain facts of a UID never placed are ignored.
+ * - A pre-signed order tells its owner nothing until a PreSignatureSet (signed) of its UID is on
+ *   the canonical chain, before or after its placement: its placement needs no signature and
+ *   may name anyone as its owner, while only the owner can set the pre-signature. What happens
+ *   to it before then (a cancellation, an expiry) changes its state without a notice. A later
+ *   revocation does not silence it (its owner did place it); a reorg that takes back its only
+ *   pre-signature does.
+ * Only placed orders have notices: other chain facts of a UID never placed are ignored.
+ *
+ * Each new notice is queued in the outbox for the subscriptions of its account that are active
+ * and verified at that point of the ledger (`applySubscriptions`): a destination receives
+ * nothing but its verification request until it has answered it (SubscriptionVerified).
  */
 import type {
   Address,
   AuctionClosedV5,
   DeliveryChannel,
+  DestinationVerification,
   OrderCancelledV1,
   OrderKind,
   OrderUid,
+  PreSignatureSetV1,
   SettlementFailedV1,
   TradeSettledV1,
 } from '../../src/domain/events.js';
@@ -59,16 +71,23 @@ import {
   type NoticeOrder,
   type NoticeType,
 } from '../../src/domain/notices.js';
+import {
+  verificationRequest,
+  type VerificationRequest,
+} from '../../src/domain/destination-verification.js';
+import { verifiedOnAdding } from '../../src/domain/subscription-auth.js';
 import type { EventOf } from '../events.js';
 
 export type NoticeEvent = EventOf<
   | 'OrderPlaced'
   | 'OrderCancelled'
   | 'TradeSettled'
+  | 'PreSignatureSet'
   | 'ChainFactReverted'
   | 'AuctionClosed'
   | 'SettlementFailed'
   | 'SubscriptionAdded'
+  | 'SubscriptionVerified'
   | 'SubscriptionRemoved'
 >;
 
@@ -76,10 +95,12 @@ export const NOTICE_EVENT_TYPES: ReadonlySet<NoticeEvent['type']> = new Set([
   'OrderPlaced',
   'OrderCancelled',
   'TradeSettled',
+  'PreSignatureSet',
   'ChainFactReverted',
   'AuctionClosed',
   'SettlementFailed',
   'SubscriptionAdded',
+  'SubscriptionVerified',
   'SubscriptionRemoved',
 ]);
 
@@ -108,6 +129,17 @@ export interface NoticeOrderRow {
   held_auction: number | null;
   held_rank: number | null;
   held_until: number | null;
+  /** Signed with `presign`: it has notices only once `presigned`. */
+  presign: boolean;
+  /** A signed pre-signature of its UID is on the canonical chain. */
+  presigned: boolean;
+}
+
+/** A `notice_presignatures` row: the signed PreSignature logs of a UID on the canonical chain. */
+export interface PresignatureRow {
+  network: string;
+  uid: string;
+  signed_logs: number;
 }
 
 export interface NoticeRow {
@@ -123,6 +155,8 @@ export interface NoticeRow {
 /** What the batch must read before deriving: orders by key, and per network the latest cut. */
 export interface LoadPlan {
   keys: { network: string; uid: string }[];
+  /** The UIDs whose pre-signatures the batch counts or asks about (placed or not). */
+  presignatures: { network: string; uid: string }[];
   /** Per network with an AuctionClosed in the batch: the latest cut (Unix seconds). */
   clocks: { network: string; cut: number }[];
   /** The solutions whose settlement failed in the batch: the orders they hold. */
@@ -136,11 +170,15 @@ export interface SequencedNotice {
   network: string;
 }
 
-export type SubscriptionEvent = EventOf<'SubscriptionAdded' | 'SubscriptionRemoved'>;
+export type SubscriptionEvent = EventOf<
+  'SubscriptionAdded' | 'SubscriptionVerified' | 'SubscriptionRemoved'
+>;
 
 export interface Derived {
   /** The final state of every order the batch changed. */
   orders: NoticeOrderRow[];
+  /** The pre-signature counts the batch changed. */
+  presignatures: PresignatureRow[];
   /** In ledger order, each id once (the first one made). */
   notices: SequencedNotice[];
   subscriptionEvents: { seq: number; event: SubscriptionEvent }[];
@@ -150,21 +188,32 @@ export interface Derived {
 
 export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
   const keys = new Map<string, { network: string; uid: string }>();
+  const presignatures = new Map<string, { network: string; uid: string }>();
   const clocks = new Map<string, number>();
   const failures: LoadPlan['failures'] = [];
   const key = (network: string, uid: string) => keys.set(`${network}/${uid}`, { network, uid });
+  const presignature = (d: { network: string; uid: string }) => {
+    key(d.network, d.uid);
+    presignatures.set(`${d.network}/${d.uid}`, { network: d.network, uid: d.uid });
+  };
   for (const e of events) {
     switch (e.type) {
       case 'OrderPlaced':
+        if (e.data.signingScheme === 'presign') presignature(e.data);
+        else key(e.data.network, e.data.uid);
+        break;
       case 'OrderCancelled':
       case 'TradeSettled':
         key(e.data.network, e.data.uid);
+        break;
+      case 'PreSignatureSet':
+        presignature(e.data);
         break;
       case 'ChainFactReverted': {
         const fact = e.data.reverted;
         if (fact.type === 'TradeSettled' || fact.type === 'OrderCancelled') {
           key(fact.data.network, fact.data.uid);
-        }
+        } else if (fact.type === 'PreSignatureSet') presignature(fact.data);
         break;
       }
       case 'AuctionClosed': {
@@ -181,17 +230,20 @@ export function loadPlan(events: readonly NoticeEvent[]): LoadPlan {
         }
         break;
       case 'SubscriptionAdded':
+      case 'SubscriptionVerified':
       case 'SubscriptionRemoved':
         break;
     }
   }
   return {
     keys: [...keys.values()],
+    presignatures: [...presignatures.values()],
     clocks: [...clocks].map(([network, cut]) => ({ network, cut })),
     failures,
   };
 }
 
+/** No order to read (the pre-signatures read only names orders `keys` names too). */
 export const isEmptyPlan = (plan: LoadPlan): boolean =>
   plan.keys.length === 0 && plan.clocks.length === 0 && plan.failures.length === 0;
 
@@ -216,6 +268,8 @@ interface OrderState extends NoticeOrder {
   shortOfBalance: boolean;
   /** The winning solution whose settlement may still fill the order, and until when. */
   hold: Hold | null;
+  presign: boolean;
+  presigned: boolean;
 }
 
 interface Hold {
@@ -255,6 +309,8 @@ function fromRow(r: NoticeOrderRow): OrderState {
             rank: Number(r.held_rank),
             until: Number(r.held_until),
           },
+    presign: r.presign,
+    presigned: r.presigned,
   };
 }
 
@@ -282,6 +338,8 @@ function toRow(o: OrderState): NoticeOrderRow {
     held_auction: o.hold?.auction ?? null,
     held_rank: o.hold?.rank ?? null,
     held_until: o.hold?.until ?? null,
+    presign: o.presign,
+    presigned: o.presigned,
   };
 }
 
@@ -289,6 +347,8 @@ const filled = (o: OrderState) => isFilled(o, o.executed);
 const cancelled = (o: OrderState) => o.apiCancelled || o.chainInvalidations > 0;
 /** Neither filled, cancelled nor expired: it can expire, and take part in auctions. */
 const isOpen = (o: OrderState) => !o.expired && !filled(o) && !cancelled(o);
+/** Its owner is known to have placed it: signed, or pre-signed on chain. */
+const authorised = (o: OrderState) => !o.presign || o.presigned;
 
 /** Held at a cut at `cut` (Unix seconds): a winning settlement may still fill the order. */
 const heldAt = (o: OrderState, cut: number) => o.hold !== null && cut <= o.hold.until;
@@ -343,11 +403,13 @@ class ExpiryQueue {
  * Applies the batch's events in order to `loaded` (the rows `loadPlan` asked for: every order
  * the events name, the orders in an insufficient-balance episode and the orders that may expire
  * by the batch's latest cut, of each network with an auction in the batch, and the orders the
- * batch's failed settlements hold; an order may come more than once, the first row counts).
+ * batch's failed settlements hold; an order may come more than once, the first row counts) and
+ * to `presignatures` (the stored counts of the UIDs the plan named).
  */
 export function deriveNotices(
   events: readonly NoticeEvent[],
   loaded: readonly NoticeOrderRow[],
+  presignatures: readonly PresignatureRow[],
 ): Derived {
   const orders = new Map<string, OrderState>();
   const dirty = new Set<OrderState>();
@@ -357,6 +419,13 @@ export function deriveNotices(
   const notices = new Map<string, SequencedNotice>();
   const subscriptionEvents: Derived['subscriptionEvents'] = [];
   const keyOf = (network: string, uid: string) => `${network}/${uid}`;
+  const signedLogs = new Map<string, PresignatureRow>();
+  for (const r of presignatures) {
+    signedLogs.set(keyOf(r.network, r.uid), { ...r, signed_logs: Number(r.signed_logs) });
+  }
+  const countedLogs = new Set<PresignatureRow>();
+  const presignedNow = (network: string, uid: string) =>
+    (signedLogs.get(keyOf(network, uid))?.signed_logs ?? 0) > 0;
 
   const mayExpire = (o: OrderState) => {
     if (!isOpen(o)) return;
@@ -390,6 +459,7 @@ export function deriveNotices(
     time: string,
     extra: Omit<NoticeMetadata, 'orderId' | 'network'> = {},
   ) => {
+    if (!authorised(o)) return;
     const id = noticeId(type, o.network, o.uid, ...discriminator);
     if (notices.has(id)) return;
     notices.set(id, {
@@ -483,6 +553,21 @@ export function deriveNotices(
         notice(o, 'order_cancelled', [], cancelledMessage(o, d.source), d.cancelledAt);
     }
     closeEpisode(o);
+  };
+
+  /** A signed pre-signature log of the UID entered (+1) or left (−1) the canonical chain. */
+  const countPresignature = (d: PreSignatureSetV1, change: 1 | -1) => {
+    if (!d.signed) return;
+    const key = keyOf(d.network, d.uid);
+    let row = signedLogs.get(key);
+    if (!row) signedLogs.set(key, (row = { network: d.network, uid: d.uid, signed_logs: 0 }));
+    row.signed_logs = Math.max(0, row.signed_logs + change);
+    countedLogs.add(row);
+    const o = orders.get(key);
+    if (o && o.presigned !== row.signed_logs > 0) {
+      o.presigned = row.signed_logs > 0;
+      dirty.add(o);
+    }
   };
 
   const uninvalidate = (d: OrderCancelledV1) => {
@@ -579,6 +664,8 @@ export function deriveNotices(
           expired: false,
           shortOfBalance: false,
           hold: null,
+          presign: d.signingScheme === 'presign',
+          presigned: presignedNow(d.network, d.uid),
         };
         orders.set(key, o);
         dirty.add(o);
@@ -591,10 +678,14 @@ export function deriveNotices(
       case 'OrderCancelled':
         cancel(e.data);
         break;
+      case 'PreSignatureSet':
+        countPresignature(e.data, 1);
+        break;
       case 'ChainFactReverted': {
         const fact = e.data.reverted;
         if (fact.type === 'TradeSettled') untrade(fact.data);
         else if (fact.type === 'OrderCancelled') uninvalidate(fact.data);
+        else if (fact.type === 'PreSignatureSet') countPresignature(fact.data, -1);
         break;
       }
       case 'AuctionClosed':
@@ -604,13 +695,19 @@ export function deriveNotices(
         failed(e.data);
         break;
       case 'SubscriptionAdded':
+      case 'SubscriptionVerified':
       case 'SubscriptionRemoved':
         subscriptionEvents.push({ seq, event: e });
         break;
     }
     seq++;
   }
-  return { orders: [...dirty].map(toRow), notices: [...notices.values()], subscriptionEvents };
+  return {
+    orders: [...dirty].map(toRow),
+    presignatures: [...countedLogs],
+    notices: [...notices.values()],
+    subscriptionEvents,
+  };
 }
 
 // ---- subscriptions and the outbox --------------------------------------------------------
@@ -621,22 +718,27 @@ export interface LoadedSubscription {
   account: string;
   channel: DeliveryChannel;
   removed: boolean;
+  verified: boolean;
 }
 
 export interface SubscriptionRow {
   id: string;
   account: string;
   channel: DeliveryChannel;
+  verification: DestinationVerification;
   added_at: string;
+  verified_at: string | null;
   removed_at: string | null;
 }
 
+/** One delivery to make: a notice, or the verification request of a new subscription. */
 export interface OutboxRow {
   notice_id: string;
   subscription_id: string;
   account: string;
   channel: DeliveryChannel;
-  notice: Notice;
+  notice: Notice | null;
+  verification: VerificationRequest | null;
 }
 
 /** The subscriptions to read: of the accounts with new notices, and those the events name. */
@@ -654,9 +756,10 @@ export function subscriptionsToLoad(
 
 /**
  * Plays the batch's subscription events, in ledger order between its notices, on the stored
- * subscriptions: every inserted notice goes to the account's subscriptions active at that
- * point. A subscription id is added once (a repeated SubscriptionAdded changes nothing) and
- * removed once, by its own account.
+ * subscriptions: every inserted notice goes to the account's subscriptions active and verified
+ * at that point. A subscription id is added once (a repeated SubscriptionAdded changes nothing),
+ * verified once and removed once, each by its own account. A new subscription whose destination
+ * must answer a verification (an e-mail code, a webhook challenge) gets that request queued.
  */
 export function applySubscriptions(
   loaded: readonly LoadedSubscription[],
@@ -664,6 +767,7 @@ export function applySubscriptions(
   inserted: ReadonlySet<string>,
 ): {
   added: SubscriptionRow[];
+  verified: { id: string; verified_at: string }[];
   removed: { id: string; removed_at: string }[];
   outbox: OutboxRow[];
 } {
@@ -673,7 +777,10 @@ export function applySubscriptions(
     channel: DeliveryChannel;
     active: boolean;
     /** Null: stored before the batch. */
-    addedAt: string | null;
+    added: { at: string; verification: DestinationVerification } | null;
+    /** Verified, and when if the batch did it. */
+    verified: boolean;
+    verifiedAt: string | null;
     /** When the batch removed it. */
     removedAt: string | null;
   }
@@ -684,10 +791,18 @@ export function applySubscriptions(
     byAccount.set(s.account, [...(byAccount.get(s.account) ?? []), s]);
   };
   for (const s of loaded) {
-    remember({ ...s, active: !s.removed, addedAt: null, removedAt: null });
+    remember({ ...s, active: !s.removed, added: null, verifiedAt: null, removedAt: null });
   }
 
   const outbox: OutboxRow[] = [];
+  const queue = (s: Sub, key: string, message: Pick<OutboxRow, 'notice' | 'verification'>) =>
+    outbox.push({
+      notice_id: key,
+      subscription_id: s.id,
+      account: s.account,
+      channel: s.channel,
+      ...message,
+    });
   const timeline = [
     ...derived.subscriptionEvents.map((s) => ({ seq: s.seq, event: s.event, notice: null })),
     ...derived.notices
@@ -699,14 +814,7 @@ export function applySubscriptions(
     const notice = step.notice;
     if (notice) {
       for (const s of byAccount.get(notice.account) ?? []) {
-        if (!s.active) continue;
-        outbox.push({
-          notice_id: notice.id,
-          subscription_id: s.id,
-          account: s.account,
-          channel: s.channel,
-          notice,
-        });
+        if (s.active && s.verified) queue(s, notice.id, { notice, verification: null });
       }
       continue;
     }
@@ -714,39 +822,57 @@ export function applySubscriptions(
     if (e.type === 'SubscriptionAdded') {
       const d = e.data;
       if (byId.has(d.id)) continue;
-      remember({
+      const verified = verifiedOnAdding(d);
+      const s: Sub = {
         id: d.id,
         account: d.account,
         channel: d.channel,
         active: true,
-        addedAt: d.addedAt,
+        added: { at: d.addedAt, verification: d.verification },
+        verified,
+        verifiedAt: verified ? d.addedAt : null,
         removedAt: null,
-      });
+      };
+      remember(s);
+      const request = verificationRequest(d);
+      if (request) queue(s, request.id, { notice: null, verification: request });
+      continue;
+    }
+    const d = e.data;
+    const s = byId.get(d.id);
+    if (!s?.active || s.account !== d.account) continue;
+    if (e.type === 'SubscriptionVerified') {
+      if (s.verified) continue;
+      s.verified = true;
+      s.verifiedAt = e.data.verifiedAt;
     } else {
-      const d = e.data;
-      const s = byId.get(d.id);
-      if (!s?.active || s.account !== d.account) continue;
       s.active = false;
-      s.removedAt = d.removedAt;
+      s.removedAt = e.data.removedAt;
     }
   }
   const all = [...byId.values()];
+  const stored = all.filter((s) => s.added === null);
   return {
-    added: all.flatMap((s) =>
-      s.addedAt === null
+    added: all.flatMap(({ added, ...s }) =>
+      added === null
         ? []
         : [
             {
               id: s.id,
               account: s.account,
               channel: s.channel,
-              added_at: s.addedAt,
+              verification: added.verification,
+              added_at: added.at,
+              verified_at: s.verifiedAt,
               removed_at: s.removedAt,
             },
           ],
     ),
-    removed: all.flatMap((s) =>
-      s.addedAt === null && s.removedAt !== null ? [{ id: s.id, removed_at: s.removedAt }] : [],
+    verified: stored.flatMap((s) =>
+      s.verifiedAt === null ? [] : [{ id: s.id, verified_at: s.verifiedAt }],
+    ),
+    removed: stored.flatMap((s) =>
+      s.removedAt === null ? [] : [{ id: s.id, removed_at: s.removedAt }],
     ),
     outbox,
   };

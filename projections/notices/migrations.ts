@@ -10,9 +10,15 @@ import { migrateOutbox, OUTBOX_SCHEMA } from './outbox.js';
 
 export const NOTICES_TABLE = 'notices';
 export const NOTICE_ORDERS_TABLE = 'notice_orders';
+export const NOTICE_PRESIGNATURES_TABLE = 'notice_presignatures';
 export const SUBSCRIPTIONS_TABLE = 'subscriptions';
 
-export const NOTICE_TABLES = [NOTICES_TABLE, NOTICE_ORDERS_TABLE, SUBSCRIPTIONS_TABLE] as const;
+export const NOTICE_TABLES = [
+  NOTICES_TABLE,
+  NOTICE_ORDERS_TABLE,
+  NOTICE_PRESIGNATURES_TABLE,
+  SUBSCRIPTIONS_TABLE,
+] as const;
 /** Only the API's reads use it (a replay builds it after the rows). */
 export const NOTICES_BY_ACCOUNT_INDEX = 'notices_by_account';
 
@@ -69,6 +75,10 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       expired boolean NOT NULL,
       -- In an insufficient-balance episode: noticed, and no auction has held the order since.
       short_of_balance boolean NOT NULL,
+      -- Signed with presign, and whether a signed pre-signature of it is on the canonical chain
+      -- (notice_presignatures); notices only once it is.
+      presign boolean NOT NULL,
+      presigned boolean NOT NULL,
       PRIMARY KEY (network, uid)
     )`);
   // Added after the table (ADD COLUMN: a read model built before keeps its rows, with no hold).
@@ -89,6 +99,16 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
   await db.raw(`CREATE INDEX IF NOT EXISTS notice_orders_short
     ON ${orders} (network) WHERE short_of_balance`);
 
+  // Per UID, placed or not (a pre-signature may come first): its signed PreSignature logs on the
+  // canonical chain.
+  await db.raw(`
+    CREATE TABLE IF NOT EXISTS ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)} (
+      network text NOT NULL,
+      uid text NOT NULL,
+      signed_logs integer NOT NULL,
+      PRIMARY KEY (network, uid)
+    )`);
+
   const subscriptions = qualified(schema, SUBSCRIPTIONS_TABLE);
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${subscriptions} (
@@ -96,11 +116,20 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
       account text NOT NULL,
       -- The DeliveryChannel (src/domain/events.ts).
       channel jsonb NOT NULL,
+      -- How its destination shows it wants the notices (DestinationVerification).
+      verification jsonb NOT NULL,
       added_at timestamptz NOT NULL,
+      -- Null until its destination answered the verification: nothing is delivered to it.
+      verified_at timestamptz,
       -- Null while active.
       removed_at timestamptz
     )`);
   await db.raw(`CREATE INDEX IF NOT EXISTS subscriptions_by_account ON ${subscriptions} (account)`);
+  // The Telegram chat a code is sent from finds its pending subscription by the code.
+  await db.raw(`CREATE INDEX IF NOT EXISTS subscriptions_pending_telegram
+    ON ${subscriptions} ((verification->>'code'))
+    WHERE verification->>'method' = 'telegramCode' AND verified_at IS NULL
+      AND removed_at IS NULL`);
 
   // The outbox is shared by every read-model schema (live and replays, which may migrate at the
   // same time): its DDL is serialised like the migrations of one schema.

@@ -17,6 +17,7 @@ import {
   type NoticeEvent,
   type NoticeOrderRow,
   type NoticeRow,
+  type PresignatureRow,
 } from './batch.js';
 import { migrateNotices, NOTICE_TABLES, NOTICES_BY_ACCOUNT_INDEX } from './migrations.js';
 import {
@@ -25,9 +26,12 @@ import {
   noticesStatements,
   orderColumns,
   outboxColumns,
+  presignatureBindings,
+  presignatureColumns,
   removalColumns,
   subscriptionBindings,
   subscriptionColumns,
+  verifiedColumns,
 } from './statements.js';
 
 type Rows<Row> = { rows: Row[] };
@@ -37,7 +41,7 @@ export function noticesProjector(): Projector {
 
   return {
     name: 'notices',
-    version: 1,
+    version: 2,
     tables: NOTICE_TABLES,
     readerIndexes: [NOTICES_BY_ACCOUNT_INDEX],
     eventTypes: NOTICE_EVENT_TYPES,
@@ -48,14 +52,23 @@ export function noticesProjector(): Projector {
       const sql = sqlFor(schema);
 
       const plan = loadPlan(batch);
-      const loaded = isEmptyPlan(plan)
-        ? []
-        : ((await trx.raw(sql.loadOrders, loadBindings(plan))) as Rows<NoticeOrderRow>).rows;
-      const derived = deriveNotices(batch, loaded);
+      const read = async <Row>(statement: string, bindings: string[]) =>
+        ((await trx.raw(statement, bindings)) as Rows<Row>).rows;
+      // Both reads go together (on a pipelined connection, in one round trip).
+      const [loaded, presignatures] = await Promise.all([
+        isEmptyPlan(plan) ? [] : read<NoticeOrderRow>(sql.loadOrders, loadBindings(plan)),
+        plan.presignatures.length === 0
+          ? []
+          : read<PresignatureRow>(sql.loadPresignatures, presignatureBindings(plan)),
+      ]);
+      const derived = deriveNotices(batch, loaded, presignatures);
 
-      // The state upsert is on its way while the notices' bindings are built; the connection
-      // runs the two statements in this order (on a pipelined one, they go together).
-      const upserted = orderColumns.run(trx, sql.upsertOrders, derived.orders);
+      // The state upserts are on their way while the notices' bindings are built; the
+      // connection runs the statements in this order (on a pipelined one, they go together).
+      const upserted = Promise.all([
+        orderColumns.run(trx, sql.upsertOrders, derived.orders),
+        presignatureColumns.run(trx, sql.upsertPresignatures, derived.presignatures),
+      ]);
       // Awaited below; until then a failure must not count as an unhandled rejection.
       upserted.catch(() => undefined);
       const inserted = new Set<string>();
@@ -65,10 +78,8 @@ export function noticesProjector(): Projector {
             ...notice,
             network,
           }));
-          const result = (await trx.raw(sql.insertNotices, noticeColumns.bindings(rows))) as Rows<{
-            id: string;
-          }>;
-          for (const { id } of result.rows) inserted.add(id);
+          const ids = await read<{ id: string }>(sql.insertNotices, noticeColumns.bindings(rows));
+          for (const { id } of ids) inserted.add(id);
         }
       } finally {
         // Its failure, if any, is the one to report (the insert then failed in its wake).
@@ -77,17 +88,20 @@ export function noticesProjector(): Projector {
 
       const toLoad = subscriptionsToLoad(derived, inserted);
       if (toLoad.accounts.length === 0 && toLoad.ids.length === 0) return;
-      const subscriptions = (
-        (await trx.raw(
-          sql.loadSubscriptions,
-          subscriptionBindings(toLoad),
-        )) as Rows<LoadedSubscription>
-      ).rows;
-      const { added, removed, outbox } = applySubscriptions(subscriptions, derived, inserted);
+      const subscriptions = await read<LoadedSubscription>(
+        sql.loadSubscriptions,
+        subscriptionBindings(toLoad),
+      );
+      const { added, verified, removed, outbox } = applySubscriptions(
+        subscriptions,
+        derived,
+        inserted,
+      );
       // Sent together, run in this order (one connection runs its statements as sent): the
       // outbox rows of the batch's notices exist before a removal later in it stops them.
       await Promise.all([
         subscriptionColumns.run(trx, sql.insertSubscriptions, added),
+        verifiedColumns.run(trx, sql.verifySubscriptions, verified),
         removalColumns.run(trx, sql.removeSubscriptions, removed),
         outboxColumns.run(trx, sql.insertOutbox, outbox),
         removalColumns.run(trx, sql.failRemovedOutbox, removed),

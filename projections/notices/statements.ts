@@ -5,10 +5,18 @@
  */
 import { ColumnSet } from '../columns.js';
 import { qualified } from '../sql.js';
-import type { LoadPlan, NoticeOrderRow, NoticeRow, OutboxRow, SubscriptionRow } from './batch.js';
+import type {
+  LoadPlan,
+  NoticeOrderRow,
+  NoticeRow,
+  OutboxRow,
+  PresignatureRow,
+  SubscriptionRow,
+} from './batch.js';
 import {
   MAY_EXPIRE,
   NOTICE_ORDERS_TABLE,
+  NOTICE_PRESIGNATURES_TABLE,
   NOTICES_TABLE,
   SUBSCRIPTIONS_TABLE,
 } from './migrations.js';
@@ -37,6 +45,14 @@ export const orderColumns = new ColumnSet<NoticeOrderRow>([
   ['held_auction', 'bigint'],
   ['held_rank', 'integer'],
   ['held_until', 'bigint'],
+  ['presign', 'boolean'],
+  ['presigned', 'boolean'],
+]);
+
+export const presignatureColumns = new ColumnSet<PresignatureRow>([
+  ['network', 'text'],
+  ['uid', 'text'],
+  ['signed_logs', 'integer'],
 ]);
 
 /** What a batch may change of an order once it is placed. */
@@ -53,6 +69,7 @@ const MUTABLE: readonly (keyof NoticeOrderRow)[] = [
   'held_auction',
   'held_rank',
   'held_until',
+  'presigned',
 ];
 
 export const noticeColumns = new ColumnSet<NoticeRow>([
@@ -69,8 +86,15 @@ export const subscriptionColumns = new ColumnSet<SubscriptionRow>([
   ['id', 'text'],
   ['account', 'text'],
   ['channel', 'jsonb'],
+  ['verification', 'jsonb'],
   ['added_at', 'timestamptz'],
+  ['verified_at', 'timestamptz'],
   ['removed_at', 'timestamptz'],
+]);
+
+export const verifiedColumns = new ColumnSet<{ id: string; verified_at: string }>([
+  ['id', 'text'],
+  ['verified_at', 'timestamptz'],
 ]);
 
 export const removalColumns = new ColumnSet<{ id: string; removed_at: string }>([
@@ -84,6 +108,7 @@ export const outboxColumns = new ColumnSet<OutboxRow>([
   ['account', 'text'],
   ['channel', 'jsonb'],
   ['notice', 'jsonb'],
+  ['verification', 'jsonb'],
 ]);
 
 const keyColumns = new ColumnSet<LoadPlan['keys'][number]>([
@@ -110,6 +135,10 @@ export function loadBindings(plan: LoadPlan): string[] {
   ];
 }
 
+/** The bindings of `loadPresignatures`. */
+export const presignatureBindings = (plan: LoadPlan): string[] =>
+  keyColumns.bindings(plan.presignatures);
+
 /** The bindings of `loadSubscriptions`: one text array each. */
 export function subscriptionBindings(load: { accounts: string[]; ids: string[] }): string[] {
   const array = (values: string[]) => valueColumns.bindings(values.map((value) => ({ value })))[0]!;
@@ -119,9 +148,12 @@ export function subscriptionBindings(load: { accounts: string[]; ids: string[] }
 export interface NoticesStatements {
   loadOrders: string;
   upsertOrders: string;
+  loadPresignatures: string;
+  upsertPresignatures: string;
   insertNotices: string;
   loadSubscriptions: string;
   insertSubscriptions: string;
+  verifySubscriptions: string;
   removeSubscriptions: string;
   insertOutbox: string;
   failRemovedOutbox: string;
@@ -136,7 +168,7 @@ export function noticesStatements(schema: string): NoticesStatements {
     buy_amount::text AS buy_amount, kind, partially_fillable, valid_to,
     executed_sell::text AS executed_sell, executed_buy::text AS executed_buy,
     executed_fee::text AS executed_fee, filled, api_cancelled, chain_invalidations, cancel_seen,
-    expired, short_of_balance, held_auction, held_rank, held_until`;
+    expired, short_of_balance, held_auction, held_rank, held_until, presign, presigned`;
   return {
     // The orders the batch's events name; per network with an auction in the batch, the
     // orders in an insufficient-balance episode and those that may expire by its latest cut;
@@ -165,18 +197,29 @@ export function noticesStatements(schema: string): NoticesStatements {
       SELECT ${o.names} FROM ${o.unnest}
       ON CONFLICT (network, uid) DO UPDATE SET
         ${MUTABLE.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    loadPresignatures: `SELECT network, uid, signed_logs
+      FROM ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)}
+      WHERE (network, uid) IN (SELECT network, uid FROM ${keyColumns.unnest})`,
+    upsertPresignatures: `INSERT INTO ${qualified(schema, NOTICE_PRESIGNATURES_TABLE)}
+        (${presignatureColumns.names})
+      SELECT ${presignatureColumns.names} FROM ${presignatureColumns.unnest}
+      ON CONFLICT (network, uid) DO UPDATE SET signed_logs = excluded.signed_logs`,
     // A notice already there (a trade log recorded again after a reorg) stays, and is not
     // delivered again: only the ids returned get outbox rows.
     insertNotices: `INSERT INTO ${qualified(schema, NOTICES_TABLE)} (${noticeColumns.names})
       SELECT ${noticeColumns.names} FROM ${noticeColumns.unnest}
       ON CONFLICT (id) DO NOTHING
       RETURNING id`,
-    loadSubscriptions: `SELECT id, account, channel, removed_at IS NOT NULL AS removed
+    loadSubscriptions: `SELECT id, account, channel, removed_at IS NOT NULL AS removed,
+        verified_at IS NOT NULL AS verified
       FROM ${subscriptions}
       WHERE account = ANY(?::text[]) OR id = ANY(?::text[])`,
     insertSubscriptions: `INSERT INTO ${subscriptions} (${subscriptionColumns.names})
       SELECT ${subscriptionColumns.names} FROM ${subscriptionColumns.unnest}
       ON CONFLICT (id) DO NOTHING`,
+    verifySubscriptions: `UPDATE ${subscriptions} AS s SET verified_at = x.verified_at
+      FROM ${verifiedColumns.unnest}
+      WHERE s.id = x.id AND s.verified_at IS NULL`,
     removeSubscriptions: `UPDATE ${subscriptions} AS s SET removed_at = x.removed_at
       FROM ${removalColumns.unnest}
       WHERE s.id = x.id AND s.removed_at IS NULL`,

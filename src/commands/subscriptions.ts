@@ -1,43 +1,49 @@
 /**
- * An account's delivery channels (POST, GET and DELETE /accounts/{account}/subscriptions):
- * authorise with the account's signature or the server's API key, decide against the account's
- * own stream in the ledger, append. Nothing is written unless every check passes.
+ * An account's delivery channels (POST, GET and DELETE /accounts/{account}/subscriptions, and
+ * their destinations' verification): authorise with the account's signature or the server's API
+ * key, decide against the account's own stream in the ledger, append. Nothing is written unless
+ * every check passes.
  *
  * The account's stream is the source of truth for the decisions (the limit, a channel already
- * subscribed, the id to remove); appends carry the revision read, so two concurrent requests
- * cannot both take the twentieth place.
+ * subscribed, the id to remove, a signature used already, a verification code); appends carry
+ * the revision read, so two concurrent requests cannot both take the twentieth place, nor one
+ * signature be used twice.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { deterministicEventId } from '../domain/event-ids.js';
 import {
-  EVENT_VERSIONS,
-  streams,
-  type Address,
-  type DeliveryChannel,
-  type SubscriptionAddedV1,
-  type SubscriptionRemovedV1,
+  newVerification,
+  verificationView,
+  type VerificationView,
+} from '../domain/destination-verification.js';
+import type {
+  Address,
+  DeliveryChannel,
+  Hex,
+  SubscriptionAddedV2,
+  SubscriptionRemovedV2,
 } from '../domain/events.js';
 import {
   authoriseSubscriptionAction,
   decideSubscribe,
-  decideUnsubscribe,
-  foldSubscriptions,
+  findSubscription,
   parseChannel,
   publicChannel,
+  signatureUsed,
+  subscriptionsTypedData,
+  verifiedOnAdding,
   type ChannelKind,
   type ChannelRequest,
   type PublicChannel,
   type SubscriptionAction,
   type SubscriptionCredentials,
-  type SubscriptionEvent,
 } from '../domain/subscription-auth.js';
-import { upcast } from '../domain/upcast.js';
+import type { Ledger } from '../ledger/port.js';
 import {
-  WrongExpectedRevisionError,
-  type ExpectedRevision,
-  type Ledger,
-  type RecordedEvent,
-} from '../ledger/port.js';
+  appendToAccount,
+  decidedInTurn,
+  loadAccount,
+  type AccountStream,
+} from './account-stream.js';
 import { reject } from './rejection.js';
 
 export type { SubscriptionCredentials } from '../domain/subscription-auth.js';
@@ -49,6 +55,10 @@ export interface SubscriptionsDeps {
   enabled: boolean;
   /** The server's API key; null: the `X-API-Key` header authorises nothing. */
   apiKey: string | null;
+  /** This deployment's identity: the salt of the EIP-712 domain requests are signed in. */
+  deploymentId: Hex;
+  /** `subscriptionsDomainSeparator(deploymentId)`, computed once. */
+  domainSeparator: Uint8Array;
   /** The channels this server can deliver to (webhooks always can). */
   channels: { readonly [K in Exclude<ChannelKind, 'webhook'>]: boolean };
   /** Webhooks and push endpoints may be private or loopback hosts (local development, tests). */
@@ -66,13 +76,14 @@ export interface SubscriptionView {
   account: Address;
   channel: DeliveryChannel | PublicChannel;
   addedAt: string;
+  verification: VerificationView;
 }
 
 export interface SubscribeResult {
   /** False: the channel was already subscribed, and this is that subscription (no secret). */
   created: boolean;
   subscription: SubscriptionView;
-  /** Ledger position of the subscription's `SubscriptionAdded`, for read-your-writes. */
+  /** Where the ledger stood once the subscription was there, for read-your-writes. */
   position: string;
 }
 
@@ -83,19 +94,13 @@ export interface UnsubscribeResult {
   position: string;
 }
 
-/**
- * Concurrent writes to the account's stream re-run the decision; each round one of them wins,
- * so this many requests of one account at once all get their answer.
- */
-const ATTEMPTS = 8;
-
 const CHANNEL_NAMES: Readonly<Record<Exclude<ChannelKind, 'webhook'>, string>> = {
   email: 'e-mail (set SMTP_URL)',
   webpush: 'web push (set WEB_PUSH_VAPID_PUBLIC_KEY and WEB_PUSH_VAPID_PRIVATE_KEY)',
   telegram: 'Telegram (set TELEGRAM_BOT_TOKEN)',
 };
 
-function ensureEnabled(deps: SubscriptionsDeps): void {
+export function ensureEnabled(deps: SubscriptionsDeps): void {
   if (!deps.enabled) {
     reject('NotificationsDisabled', 'notifications are disabled on this server');
   }
@@ -110,50 +115,30 @@ function authorise(
     action,
     credentials,
     configuredApiKey: deps.apiKey,
+    domainSeparator: deps.domainSeparator,
     nowSeconds: Math.floor(deps.clock().getTime() / 1000),
   });
   if (!decision.ok) reject('Unauthorized', decision.description);
-  return decision.by;
+  return decision;
 }
 
-interface AccountStream {
-  active: SubscriptionAddedV1[];
-  expected: ExpectedRevision;
-  /** Position of each subscription's `SubscriptionAdded`. */
-  positions: Map<string, string>;
+/** Refuses a signed request whose signature this account used already. */
+function ensureFresh(stream: AccountStream, digest: Hex | null): void {
+  const used = signatureUsed(stream.subscriptions, digest);
+  if (used) reject('Unauthorized', used);
 }
 
-async function loadAccount(ledger: Ledger, account: Address): Promise<AccountStream> {
-  const recorded: RecordedEvent[] = await ledger.readStream(streams.subscriptions(account));
-  const events: SubscriptionEvent[] = [];
-  const positions = new Map<string, string>();
-  for (const r of recorded) {
-    const event = upcast(r.type, r.version, r.data);
-    if (event.type !== 'SubscriptionAdded' && event.type !== 'SubscriptionRemoved') continue;
-    events.push(event);
-    if (event.type === 'SubscriptionAdded') positions.set(event.data.id, r.position);
-  }
-  return {
-    active: foldSubscriptions(events),
-    expected: recorded.length === 0 ? 'noStream' : BigInt(recorded.length - 1),
-    positions,
-  };
-}
-
-async function retried<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || n === ATTEMPTS) throw error;
-    }
-  }
+/** What a client signs requests with for this deployment (`eth_signTypedData_v4`). */
+export function typedData(deps: SubscriptionsDeps) {
+  ensureEnabled(deps);
+  return subscriptionsTypedData(deps.deploymentId);
 }
 
 /**
- * Adds a channel. Subscribing a channel the account already has (same kind and target; e-mail
- * addresses in any case) writes nothing and returns the existing subscription without its
- * secret: a webhook secret is shown once, so a lost one means removing and adding again.
+ * Adds a channel, pending its destination's verification (a web push subscription needs none).
+ * Subscribing a channel the account already has (same kind and target; e-mail addresses in any
+ * case) writes nothing and returns the existing subscription without its secret: a webhook
+ * secret is shown once, so a lost one means removing and adding again.
  */
 export async function subscribe(
   deps: SubscriptionsDeps,
@@ -165,10 +150,10 @@ export async function subscribe(
     allowPrivateAddresses: deps.allowPrivateAddresses,
   });
   if (!parsed.ok) reject('InvalidParameter', parsed.description);
-  const { channel, target } = parsed;
-  const authorisedBy = authorise(
+  const { channel, signed } = parsed;
+  const { by: authorisedBy, digest } = authorise(
     deps,
-    { kind: 'subscribe', account, channel: channel.kind, target },
+    { kind: 'subscribe', account, ...signed },
     request.credentials,
   );
   if (channel.kind !== 'webhook' && !deps.channels[channel.kind]) {
@@ -177,43 +162,58 @@ export async function subscribe(
       `this server does not deliver by ${CHANNEL_NAMES[channel.kind]}`,
     );
   }
-  // Made once: a retry after a concurrent write keeps the same id, secret and time.
+  // Made once: a retry after a concurrent write keeps the same id, secret, code and time.
   const id = randomUUID();
   const addedAt = deps.clock().toISOString();
   const delivery: DeliveryChannel =
     channel.kind === 'webhook'
       ? { kind: 'webhook', url: channel.url, secret: randomBytes(32).toString('hex') }
       : channel;
+  const verification = newVerification(channel.kind, randomBytes);
 
-  return retried(async () => {
+  return decidedInTurn(async () => {
     const stream = await loadAccount(deps.ledger, account);
-    const decision = decideSubscribe(stream.active, channel, deps.maxActive);
+    ensureFresh(stream, digest);
+    const decision = decideSubscribe(stream.subscriptions.active, channel, deps.maxActive);
     if (decision.kind === 'refused') reject(decision.errorType, decision.description);
     if (decision.kind === 'existing') {
-      const { id, channel, addedAt } = decision.subscription;
+      const existing = decision.subscription;
       return {
         created: false,
-        subscription: { id, account, channel: publicChannel(channel), addedAt },
-        position: stream.positions.get(id)!,
+        subscription: {
+          id: existing.id,
+          account,
+          channel: publicChannel(existing.channel),
+          addedAt: existing.addedAt,
+          verification: verificationView(existing.verification, existing.verifiedAt),
+        },
+        position: stream.last!,
       };
     }
-    const data: SubscriptionAddedV1 = { id, account, channel: delivery, addedAt, authorisedBy };
-    const result = await deps.ledger.append(
-      streams.subscriptions(account),
-      [
-        {
-          id: deterministicEventId('SubscriptionAdded', account, id),
-          type: 'SubscriptionAdded',
-          version: EVENT_VERSIONS.SubscriptionAdded,
-          data,
-        },
-      ],
-      stream.expected,
-    );
+    const data: SubscriptionAddedV2 = {
+      id,
+      account,
+      channel: delivery,
+      addedAt,
+      authorisedBy,
+      signedDigest: digest,
+      verification,
+    };
+    const position = await appendToAccount(deps.ledger, stream, {
+      type: 'SubscriptionAdded',
+      data,
+    });
+    const verifiedAt = verifiedOnAdding(data) ? addedAt : null;
     return {
       created: true,
-      subscription: { id, account, channel: delivery, addedAt },
-      position: result.position,
+      subscription: {
+        id,
+        account,
+        channel: delivery,
+        addedAt,
+        verification: verificationView(verification, verifiedAt),
+      },
+      position,
     };
   });
 }
@@ -225,31 +225,30 @@ export async function unsubscribe(
   request: { id: string; credentials: SubscriptionCredentials },
 ): Promise<UnsubscribeResult> {
   ensureEnabled(deps);
-  const authorisedBy = authorise(
+  const { by: authorisedBy, digest } = authorise(
     deps,
     { kind: 'unsubscribe', account, id: request.id },
     request.credentials,
   );
   const removedAt = deps.clock().toISOString();
-  return retried(async () => {
+  return decidedInTurn(async () => {
     const stream = await loadAccount(deps.ledger, account);
-    const decision = decideUnsubscribe(stream.active, request.id);
-    if (!decision.ok) reject(decision.errorType, decision.description);
-    const { id } = decision.subscription;
-    const data: SubscriptionRemovedV1 = { id, account, removedAt, authorisedBy };
-    const result = await deps.ledger.append(
-      streams.subscriptions(account),
-      [
-        {
-          id: deterministicEventId('SubscriptionRemoved', account, id),
-          type: 'SubscriptionRemoved',
-          version: EVENT_VERSIONS.SubscriptionRemoved,
-          data,
-        },
-      ],
-      stream.expected,
-    );
-    return { id, account, removedAt, position: result.position };
+    ensureFresh(stream, digest);
+    const found = findSubscription(stream.subscriptions.active, request.id);
+    if (!found.ok) reject(found.errorType, found.description);
+    const { id } = found.subscription;
+    const data: SubscriptionRemovedV2 = {
+      id,
+      account,
+      removedAt,
+      authorisedBy,
+      signedDigest: digest,
+    };
+    const position = await appendToAccount(deps.ledger, stream, {
+      type: 'SubscriptionRemoved',
+      data,
+    });
+    return { id, account, removedAt, position };
   });
 }
 

@@ -2,11 +2,16 @@
  * What every delivery channel implements, and the error that tells the worker how a failed
  * attempt should be retried.
  */
+import type { VerificationRequest } from '../domain/destination-verification.js';
 import type { DeliveryChannel } from '../domain/events.js';
 import type { Notice } from '../domain/notices.js';
 
 /** A notice as the outbox carries it: what GET /accounts/{account}/notifications shows. */
-export type { Notice };
+export type { Notice, VerificationRequest };
+
+/** What one outbox row sends: a notice, or a new subscription's verification request. */
+export type OutboxMessage =
+  { kind: 'notice'; notice: Notice } | { kind: 'verification'; request: VerificationRequest };
 
 export type ChannelKind = DeliveryChannel['kind'];
 export type ChannelOf<K extends ChannelKind> = Extract<DeliveryChannel, { kind: K }>;
@@ -18,6 +23,12 @@ export interface Channel<K extends ChannelKind = ChannelKind> {
    * the attempt's deadline or when the worker stops.
    */
   deliver(notice: Notice, channel: ChannelOf<K>, signal: AbortSignal): Promise<void>;
+  /**
+   * Sends a verification request: resolves once the destination took it (an e-mail's code) or
+   * answered it as asked (a webhook's challenge). Absent where destinations show they want the
+   * notices otherwise (Telegram: a code sent to the bot; web push: none needed).
+   */
+  verify?(request: VerificationRequest, channel: ChannelOf<K>, signal: AbortSignal): Promise<void>;
   /** Releases connections (e.g. the SMTP pool). */
   close?(): Promise<void>;
 }

@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { DeliveryChannel } from '../domain/events.js';
-import type { Notice } from './channel.js';
+import type { Notice, OutboxMessage, VerificationRequest } from './channel.js';
 
 export const OUTBOX = 'delivery.outbox';
 
@@ -34,7 +34,7 @@ export interface OutboxRow {
   subscriptionId: string;
   account: string;
   channel: DeliveryChannel;
-  notice: Notice;
+  message: OutboxMessage;
   /** Attempts recorded before this one. */
   attempts: number;
   /** The row's destination key (see `DESTINATION`). */
@@ -57,7 +57,8 @@ interface ClaimedRecord {
   subscription_id: string;
   account: string;
   channel: DeliveryChannel;
-  notice: Notice;
+  notice: Notice | null;
+  verification: VerificationRequest | null;
   attempts: number;
   destination: string;
 }
@@ -98,8 +99,8 @@ export async function claimDue(db: Knex, options: ClaimOptions): Promise<OutboxR
      UPDATE ${OUTBOX} o SET next_attempt_at = now() + ? * interval '1 millisecond'
      FROM claimed
      WHERE o.notice_id = claimed.notice_id AND o.subscription_id = claimed.subscription_id
-     RETURNING o.notice_id, o.subscription_id, o.account, o.channel, o.notice, o.attempts,
-       claimed.destination`,
+     RETURNING o.notice_id, o.subscription_id, o.account, o.channel, o.notice, o.verification,
+       o.attempts, claimed.destination`,
     [saturated, scan, keys, counts, options.perDestination, options.limit, options.leaseMs],
   );
   return result.rows.map((row) => ({
@@ -107,7 +108,10 @@ export async function claimDue(db: Knex, options: ClaimOptions): Promise<OutboxR
     subscriptionId: row.subscription_id,
     account: row.account,
     channel: row.channel,
-    notice: row.notice,
+    // The table's check holds exactly one of the two.
+    message: row.notice
+      ? { kind: 'notice', notice: row.notice }
+      : { kind: 'verification', request: row.verification! },
     attempts: row.attempts,
     destination: row.destination,
   }));

@@ -24,12 +24,22 @@
  * Webhooks and push endpoints are the subscribers' choice: each attempt first checks where
  * their host resolves and connects only to public addresses, unless the configuration allows
  * private ones (destination.ts); a refused destination fails its row at once.
+ *
+ * A row carries a notice or a new subscription's verification request (channel.ts). A webhook
+ * that answers its challenge is reported to `verified`, which records it in the ledger before
+ * the row counts as delivered: a failure there retries the row like any other.
+ *
+ * Claimed rows spend their account's and destination's budgets first (budgets.ts); a row over
+ * one fails at once. If the budgets cannot be counted (the database is away), the rows are put
+ * back, due at once.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { NotificationsConfig } from '../config.js';
 import { backoffDelayMs } from './backoff.js';
+import { forgetSpentBudgets, spendBudgets } from './budgets.js';
 import { DeliveryError, describeError, type Channel, type ChannelKind } from './channel.js';
+import type { ChallengeRequest } from '../domain/destination-verification.js';
 import { createEmailChannel } from './channels/email.js';
 import { createTelegramChannel } from './channels/telegram.js';
 import { createWebhookChannel } from './channels/webhook.js';
@@ -56,6 +66,8 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   /** Resolves subscribers' host names before their addresses are checked. Default: the system's. */
   resolve?: Resolver;
+  /** Records that a webhook answered its challenge (SubscriptionVerified). */
+  verified(request: ChallengeRequest): Promise<void>;
 }
 
 export interface DeliveryWorker {
@@ -188,8 +200,21 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const timer = setTimeout(() => abort('deadline'), timeoutMs);
     const stop = () => abort('stopped');
     aborting.add(stop);
+    const send = async () => {
+      const { message } = row;
+      if (message.kind === 'notice') {
+        return channel.deliver(message.notice, row.channel, controller.signal);
+      }
+      if (!channel.verify) {
+        throw new DeliveryError(`no verification is sent by ${row.channel.kind}`, {
+          permanent: true,
+        });
+      }
+      await channel.verify(message.request, row.channel, controller.signal);
+      if (message.request.method === 'webhookChallenge') await options.verified(message.request);
+    };
     try {
-      await Promise.race([channel.deliver(row.notice, row.channel, controller.signal), aborted]);
+      await Promise.race([send(), aborted]);
     } catch (error) {
       if (stopAborted) throw new Stopped();
       if (controller.signal.aborted && !(error instanceof DeliveryError)) {
@@ -273,6 +298,37 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     if (lane.attempting === 0 && lane.waiting.length === 0) lanes.delete(destination);
   };
 
+  /** Rows over a budget fail at once; the others go to their destinations' lanes. */
+  let forgottenAt = 0;
+  const admit = async (rows: OutboxRow[]) => {
+    let over: Map<OutboxRow, string>;
+    try {
+      over = await spendBudgets(db, rows, delivery.budgets);
+    } catch (error) {
+      log.warn(
+        { err: error, rows: rows.length },
+        'counting delivery budgets failed; rows put back',
+      );
+      for (const row of rows) {
+        held += 1;
+        settle(row, { ...keyOf(row), kind: 'released' });
+      }
+      return;
+    }
+    for (const [row, error] of over) {
+      held += 1;
+      log.warn({ noticeId: row.noticeId, subscriptionId: row.subscriptionId, error }, 'not sent');
+      settle(row, { ...keyOf(row), kind: 'failed', error, retryInMs: 0, permanent: true });
+    }
+    take(rows.filter((row) => !over.has(row)));
+    if (Date.now() - forgottenAt > 3_600_000) {
+      forgottenAt = Date.now();
+      await forgetSpentBudgets(db).catch((error: unknown) =>
+        log.warn({ err: error }, 'forgetting past delivery budgets failed'),
+      );
+    }
+  };
+
   const take = (rows: OutboxRow[]) => {
     const touched = new Map<string, Lane>();
     for (const row of rows) {
@@ -315,7 +371,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
             perDestination: heldPerDestination,
             busy,
           });
-          take(rows);
+          await admit(rows);
           const saturated = [...heldByDestination().values()].some((n) => n >= heldPerDestination);
           full = rows.length === free || (rows.length > 0 && saturated);
         } catch (error) {

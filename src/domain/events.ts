@@ -343,21 +343,69 @@ export type DeliveryChannel =
 
 export type SubscriptionAuthority = 'signature' | 'apiKey';
 
+/**
+ * How a subscription's destination shows that its owner wants the account's notices; nothing
+ * is delivered to it before (README, Notifications).
+ */
+export type DestinationVerification =
+  /** A code e-mailed to the address, given back by whoever reads it. */
+  | { method: 'emailCode'; code: string }
+  /** A challenge POSTed to the URL, which must answer with it. */
+  | { method: 'webhookChallenge'; challenge: string }
+  /** A code given to the account, to be sent from the chat to the bot. */
+  | { method: 'telegramCode'; code: string }
+  /**
+   * Nothing more: the browser made the push subscription for this server's VAPID key and keeps
+   * its decryption keys, and push services refuse messages signed with another key.
+   */
+  | { method: 'pushSubscription' }
+  /** Added before destinations had to show anything (version 1): delivered nothing. */
+  | { method: 'legacy' };
+
+/** The methods a SubscriptionVerified records. */
+export type VerificationMethod = Extract<
+  DestinationVerification,
+  { code: string } | { challenge: string }
+>['method'];
+
 /** An account subscribed a delivery channel to its notices (on every network). */
-export interface SubscriptionAddedV1 {
+export interface SubscriptionAddedV2 {
   /** A UUID, the handle to remove it by. */
   id: string;
   account: Address;
   channel: DeliveryChannel;
   addedAt: string;
   authorisedBy: SubscriptionAuthority;
+  /** The EIP-712 digest the account signed for this request; null with the API key. */
+  signedDigest: Hex | null;
+  verification: DestinationVerification;
 }
 
-export interface SubscriptionRemovedV1 {
+/** The destination of a subscription answered its verification: notices may go to it. */
+export interface SubscriptionVerifiedV1 {
+  id: string;
+  account: Address;
+  method: VerificationMethod;
+  verifiedAt: string;
+}
+
+export interface SubscriptionRemovedV2 {
   id: string;
   account: Address;
   removedAt: string;
   authorisedBy: SubscriptionAuthority;
+  /** The EIP-712 digest the account signed for this request; null with the API key. */
+  signedDigest: Hex | null;
+}
+
+/**
+ * This deployment's identity (one ledger, whatever number of instances serve it): the salt of
+ * the EIP-712 domain accounts sign subscription requests in, so that a signature made for one
+ * deployment means nothing to another.
+ */
+export interface DeploymentIdentifiedV1 {
+  deploymentId: Hex;
+  identifiedAt: string;
 }
 
 export interface AppDataRegisteredV1 {
@@ -379,8 +427,10 @@ export interface EventPayloads {
   SettlementSubmitted: SettlementSubmittedV1;
   SettlementFailed: SettlementFailedV1;
   AppDataRegistered: AppDataRegisteredV1;
-  SubscriptionAdded: SubscriptionAddedV1;
-  SubscriptionRemoved: SubscriptionRemovedV1;
+  SubscriptionAdded: SubscriptionAddedV2;
+  SubscriptionVerified: SubscriptionVerifiedV1;
+  SubscriptionRemoved: SubscriptionRemovedV2;
+  DeploymentIdentified: DeploymentIdentifiedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -398,8 +448,10 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   SettlementSubmitted: 1,
   SettlementFailed: 1,
   AppDataRegistered: 1,
-  SubscriptionAdded: 1,
-  SubscriptionRemoved: 1,
+  SubscriptionAdded: 2,
+  SubscriptionVerified: 1,
+  SubscriptionRemoved: 2,
+  DeploymentIdentified: 1,
 };
 
 /** A domain event of the current schema version. */
@@ -426,6 +478,8 @@ export const streams = {
   subscriptions: (account: Address): string => `subscriptions-${account}`,
   /** An auction and what became of its winners' settlements. */
   auction: (network: string, id: number): string => `auction-${network}-${id}`,
+  /** The deployment's identity. */
+  deployment: (): string => 'deployment',
 } as const;
 
 /** Every stream batchbook writes starts with one of these prefixes (used by subscription filters). */
@@ -437,6 +491,7 @@ export const STREAM_PREFIXES = [
   'quote-',
   'auction-',
   'subscriptions-',
+  'deployment',
 ] as const;
 
 /** The stream each event belongs to: the API's facts and the chain's facts never share one. */
@@ -465,7 +520,10 @@ export function streamOf(event: DomainEvent): string {
     case 'SettlementFailed':
       return streams.auction(event.data.network, event.data.auctionId);
     case 'SubscriptionAdded':
+    case 'SubscriptionVerified':
     case 'SubscriptionRemoved':
       return streams.subscriptions(event.data.account);
+    case 'DeploymentIdentified':
+      return streams.deployment();
   }
 }

@@ -116,7 +116,9 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
     case 'SettlementSubmitted':
     case 'SettlementFailed':
     case 'SubscriptionAdded':
+    case 'SubscriptionVerified':
     case 'SubscriptionRemoved':
+    case 'DeploymentIdentified':
       return state;
     case 'TradeSettled':
       return { ...addTrade(state, event.data, 1n), trades: [...state.trades, event.data] };

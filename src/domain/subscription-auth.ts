@@ -1,21 +1,23 @@
 /**
  * Subscriptions to an account's notices: who may manage them, what a channel must look like,
- * and what adding or removing one decides. Pure: the clock, the configured API key and the
- * account's recorded events are parameters.
+ * and what adding or removing one decides. Pure: the clock, the configured API key, the
+ * deployment's identity and the account's recorded events are parameters.
  *
  * Authorisation is either the server's API key (header `X-API-Key`, compared in constant time;
  * with no key configured the header authorises nothing) or an EIP-712 signature by the account
  * itself over one of the structs below, in the domain `{ name: 'batchbook notifications',
- * version: '1' }`. The domain has no `chainId` and no `verifyingContract`: an account's
- * subscriptions cover its notices on every network, so one signature must not be bound to one
- * chain, and no contract verifies it. Only ECDSA signatures (65 bytes r‖s‖v, v 27/28 or 0/1)
- * recover; smart-contract (EIP-1271) accounts cannot sign here and manage their subscriptions
- * through the API key.
+ * version: '2', salt: <the deployment id> }`. The salt is the deployment's identity (one ledger,
+ * however many instances serve it; `DeploymentIdentified`), so a signature made for one
+ * deployment means nothing to another. The domain has no `chainId` and no `verifyingContract`:
+ * an account's subscriptions cover its notices on every network, so one signature must not be
+ * bound to one chain, and no contract verifies it. Only ECDSA signatures (65 bytes r‖s‖v, v
+ * 27/28 or 0/1) recover; smart-contract (EIP-1271) accounts cannot sign here and manage their
+ * subscriptions through the API key.
  *
  * A signature carries `issuedAt` (unix seconds), which must be within ±5 minutes of the server's
- * clock. Within that window a signed request can be replayed; every action is harmless to repeat
- * (adding the same channel again returns the existing subscription, without its secret; removing
- * twice answers 404 the second time).
+ * clock, and a signed request that writes (Subscribe, Unsubscribe) works once: the events it
+ * appends record its digest, and a digest already in the account's stream is refused. A signed
+ * listing writes nothing and may be repeated within its window.
  */
 import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
@@ -23,27 +25,73 @@ import type {
   Address,
   DeliveryChannel,
   Hex,
-  SubscriptionAddedV1,
+  SubscriptionAddedV2,
   SubscriptionAuthority,
-  SubscriptionRemovedV1,
+  SubscriptionRemovedV2,
+  SubscriptionVerifiedV1,
 } from './events.js';
 import { recoverOrderSigner } from './signatures.js';
 import { typedDataDigest } from './eip712.js';
+import { bytesToHex } from './hex.js';
 import { sameSecret } from './same-secret.js';
 import { nonPublicHost } from './ip-ranges.js';
 
 // ---------------------------------------------------------------------------------------------
 // Typed data
 
-export const SUBSCRIPTIONS_DOMAIN = { name: 'batchbook notifications', version: '1' } as const;
+const DOMAIN_NAME = 'batchbook notifications';
+const DOMAIN_VERSION = '2';
 
-/** The EIP-712 type strings, as a wallet's `eth_signTypedData_v4` encodes them. */
-export const SUBSCRIPTION_TYPES = {
-  EIP712Domain: 'EIP712Domain(string name,string version)',
-  Subscribe: 'Subscribe(address account,string channel,string target,uint256 issuedAt)',
-  ListSubscriptions: 'ListSubscriptions(address account,uint256 issuedAt)',
-  Unsubscribe: 'Unsubscribe(address account,string id,uint256 issuedAt)',
+/** The members of each struct, in order, as `eth_signTypedData_v4` takes them. */
+export const SUBSCRIPTION_STRUCTS = {
+  EIP712Domain: [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'salt', type: 'bytes32' },
+  ],
+  /**
+   * `channel` is the kind; `target` the webhook URL, e-mail address, push endpoint or chat id,
+   * as sent; `p256dh` and `auth` the push subscription's keys (empty for the other kinds).
+   */
+  Subscribe: [
+    { name: 'account', type: 'address' },
+    { name: 'channel', type: 'string' },
+    { name: 'target', type: 'string' },
+    { name: 'p256dh', type: 'string' },
+    { name: 'auth', type: 'string' },
+    { name: 'issuedAt', type: 'uint256' },
+  ],
+  ListSubscriptions: [
+    { name: 'account', type: 'address' },
+    { name: 'issuedAt', type: 'uint256' },
+  ],
+  Unsubscribe: [
+    { name: 'account', type: 'address' },
+    { name: 'id', type: 'string' },
+    { name: 'issuedAt', type: 'uint256' },
+  ],
 } as const;
+
+type StructName = keyof typeof SUBSCRIPTION_STRUCTS;
+
+/** `Subscribe(address account,string channel,…)`: the type string EIP-712 hashes. */
+const typeString = (name: StructName) =>
+  `${name}(${SUBSCRIPTION_STRUCTS[name].map((m) => `${m.type} ${m.name}`).join(',')})`;
+
+/** The domain a deployment's subscription requests are signed in. */
+export function subscriptionsDomain(deploymentId: Hex) {
+  return { name: DOMAIN_NAME, version: DOMAIN_VERSION, salt: deploymentId };
+}
+
+export interface SubscriptionsTypedData {
+  domain: ReturnType<typeof subscriptionsDomain>;
+  types: typeof SUBSCRIPTION_STRUCTS;
+}
+
+/** What a client needs to sign a request for this deployment (`eth_signTypedData_v4`). */
+export function subscriptionsTypedData(deploymentId: Hex): SubscriptionsTypedData {
+  return { domain: subscriptionsDomain(deploymentId), types: SUBSCRIPTION_STRUCTS };
+}
 
 /** A signed request is accepted this many seconds either side of the server's clock. */
 export const ISSUED_AT_WINDOW_SECONDS = 300;
@@ -54,24 +102,38 @@ export const MAX_ACTIVE_SUBSCRIPTIONS = 20;
 const WORD = 32;
 const keccakText = (s: string): Uint8Array => keccak256(utf8ToBytes(s));
 
-const SUBSCRIBE_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.Subscribe);
-const LIST_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.ListSubscriptions);
-const UNSUBSCRIBE_TYPE_HASH = keccakText(SUBSCRIPTION_TYPES.Unsubscribe);
+const SUBSCRIBE_TYPE_HASH = keccakText(typeString('Subscribe'));
+const LIST_TYPE_HASH = keccakText(typeString('ListSubscriptions'));
+const UNSUBSCRIBE_TYPE_HASH = keccakText(typeString('Unsubscribe'));
 
-export const SUBSCRIPTIONS_DOMAIN_SEPARATOR: Uint8Array = (() => {
-  const buf = Buffer.alloc(3 * WORD);
-  buf.set(keccakText(SUBSCRIPTION_TYPES.EIP712Domain), 0);
-  buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.name), WORD);
-  buf.set(keccakText(SUBSCRIPTIONS_DOMAIN.version), 2 * WORD);
+/** The domain separator of a deployment's subscription requests. */
+export function subscriptionsDomainSeparator(deploymentId: Hex): Uint8Array {
+  const buf = Buffer.alloc(4 * WORD);
+  buf.set(keccakText(typeString('EIP712Domain')), 0);
+  buf.set(keccakText(DOMAIN_NAME), WORD);
+  buf.set(keccakText(DOMAIN_VERSION), 2 * WORD);
+  if (
+    deploymentId.length !== 66 ||
+    buf.write(deploymentId.slice(2), 3 * WORD, WORD, 'hex') !== WORD
+  ) {
+    throw new TypeError(`not a deployment id: ${deploymentId}`);
+  }
   return keccak256(buf);
-})();
+}
 
 export type ChannelKind = DeliveryChannel['kind'];
 
+/** The channel as the account signs it (the `Subscribe` struct's members but account). */
+export interface SignedChannel {
+  channel: ChannelKind;
+  target: string;
+  p256dh: string;
+  auth: string;
+}
+
 /** What the account signs: which action, on which of its subscriptions. */
 export type SubscriptionAction =
-  /** `target` is the webhook URL, e-mail address, push endpoint or chat id, as sent. */
-  | { kind: 'subscribe'; account: Address; channel: ChannelKind; target: string }
+  | ({ kind: 'subscribe'; account: Address } & SignedChannel)
   | { kind: 'list'; account: Address }
   /** `id` as sent in the path. */
   | { kind: 'unsubscribe'; account: Address; id: string };
@@ -93,14 +155,20 @@ function writeIssuedAt(buf: Buffer, word: number, issuedAt: number): void {
 }
 
 /** keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(action with issuedAt)). */
-export function subscriptionActionDigest(action: SubscriptionAction, issuedAt: number): Uint8Array {
+export function subscriptionActionDigest(
+  domainSeparator: Uint8Array,
+  action: SubscriptionAction,
+  issuedAt: number,
+): Uint8Array {
   let struct: Buffer;
   switch (action.kind) {
     case 'subscribe':
-      struct = structBuffer(5, SUBSCRIBE_TYPE_HASH, action.account);
+      struct = structBuffer(7, SUBSCRIBE_TYPE_HASH, action.account);
       struct.set(keccakText(action.channel), 2 * WORD);
       struct.set(keccakText(action.target), 3 * WORD);
-      writeIssuedAt(struct, 4, issuedAt);
+      struct.set(keccakText(action.p256dh), 4 * WORD);
+      struct.set(keccakText(action.auth), 5 * WORD);
+      writeIssuedAt(struct, 6, issuedAt);
       break;
     case 'list':
       struct = structBuffer(3, LIST_TYPE_HASH, action.account);
@@ -112,7 +180,7 @@ export function subscriptionActionDigest(action: SubscriptionAction, issuedAt: n
       writeIssuedAt(struct, 3, issuedAt);
       break;
   }
-  return typedDataDigest(SUBSCRIPTIONS_DOMAIN_SEPARATOR, keccak256(struct));
+  return typedDataDigest(domainSeparator, keccak256(struct));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -126,18 +194,28 @@ export interface SubscriptionCredentials {
 }
 
 export type AuthorisationDecision =
-  { ok: true; by: SubscriptionAuthority } | { ok: false; description: string };
+  | {
+      ok: true;
+      by: SubscriptionAuthority;
+      /** The digest the account signed; null with the API key. */
+      digest: Hex | null;
+    }
+  | { ok: false; description: string };
 
 /**
  * An API key, when one is presented, decides alone: a wrong one (or any, when the server has
  * none) is refused even beside a valid signature. Otherwise the signature must recover to the
- * account, over this very action, issued within the window around `nowSeconds`.
+ * account, over this very action in this deployment's domain, issued within the window around
+ * `nowSeconds`. Whether a writing request's digest was used already is the caller's to check
+ * (`signatureUsed`), against the account's stream.
  */
 export function authoriseSubscriptionAction(input: {
   action: SubscriptionAction;
   credentials: SubscriptionCredentials;
   /** The server's key; null: none configured. */
   configuredApiKey: string | null;
+  /** `subscriptionsDomainSeparator` of this deployment. */
+  domainSeparator: Uint8Array;
   nowSeconds: number;
 }): AuthorisationDecision {
   const { action, credentials, configuredApiKey, nowSeconds } = input;
@@ -148,7 +226,7 @@ export function authoriseSubscriptionAction(input: {
     if (!sameSecret(configuredApiKey, credentials.apiKey)) {
       return refuse('X-API-Key is not the server’s API key');
     }
-    return { ok: true, by: 'apiKey' };
+    return { ok: true, by: 'apiKey', digest: null };
   }
   const { signature, issuedAt } = credentials;
   if (signature === null) {
@@ -161,16 +239,13 @@ export function authoriseSubscriptionAction(input: {
         `time ${nowSeconds}`,
     );
   }
-  const signer = recoverOrderSigner(
-    'eip712',
-    subscriptionActionDigest(action, issuedAt),
-    signature,
-  );
+  const digest = subscriptionActionDigest(input.domainSeparator, action, issuedAt);
+  const signer = recoverOrderSigner('eip712', digest, signature);
   if (signer === null) return refuse('the signature does not recover to any address');
   if (signer !== action.account.toLowerCase()) {
     return refuse(`the signature is by ${signer}, not by the account ${action.account}`);
   }
-  return { ok: true, by: 'signature' };
+  return { ok: true, by: 'signature', digest: bytesToHex(digest) };
 }
 
 const refuse = (description: string): AuthorisationDecision => ({ ok: false, description });
@@ -197,7 +272,15 @@ export type ChannelSpec =
   { kind: 'webhook'; url: string } | Exclude<DeliveryChannel, { kind: 'webhook' }>;
 
 export type ChannelParse =
-  { ok: true; channel: ChannelSpec; target: string } | { ok: false; description: string };
+  { ok: true; channel: ChannelSpec; signed: SignedChannel } | { ok: false; description: string };
+
+/** What the account signs of a channel that has no keys. */
+const signedTarget = (channel: ChannelKind, target: string): SignedChannel => ({
+  channel,
+  target,
+  p256dh: '',
+  auth: '',
+});
 
 const EMAIL =
   /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -246,7 +329,7 @@ export interface ChannelRules {
  * shape; a push endpoint is https (http only on loopback, and only where private addresses are
  * allowed: local tests) with a P-256 public key (65 bytes) and a 16-byte auth secret in
  * base64url; a Telegram chat is a numeric id or an `@channel`. Webhooks and push endpoints must
- * be public hosts unless `rules` allow private ones. The target is the string the account signs.
+ * be public hosts unless `rules` allow private ones. `signed` is what the account signs of it.
  */
 export function parseChannel(request: ChannelRequest, rules: ChannelRules): ChannelParse {
   const allowPrivate = rules.allowPrivateAddresses;
@@ -258,14 +341,22 @@ export function parseChannel(request: ChannelRequest, rules: ChannelRules): Chan
       }
       const refused = privateDestination(url, '/channel/url', allowPrivate);
       if (refused) return invalid(refused);
-      return { ok: true, channel: { kind: 'webhook', url: request.url }, target: request.url };
+      return {
+        ok: true,
+        channel: { kind: 'webhook', url: request.url },
+        signed: signedTarget('webhook', request.url),
+      };
     }
     case 'email': {
       const { address } = request;
       if (address.length > 254 || !EMAIL.test(address)) {
         return invalid('/channel/address is not an e-mail address');
       }
-      return { ok: true, channel: { kind: 'email', address }, target: address };
+      return {
+        ok: true,
+        channel: { kind: 'email', address },
+        signed: signedTarget('email', address),
+      };
     }
     case 'webpush': {
       const { endpoint, keys } = request.subscription;
@@ -290,7 +381,7 @@ export function parseChannel(request: ChannelRequest, rules: ChannelRules): Chan
       return {
         ok: true,
         channel: { kind: 'webpush', endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } },
-        target: endpoint,
+        signed: { channel: 'webpush', target: endpoint, p256dh: keys.p256dh, auth: keys.auth },
       };
     }
     case 'telegram': {
@@ -300,7 +391,7 @@ export function parseChannel(request: ChannelRequest, rules: ChannelRules): Chan
       return {
         ok: true,
         channel: { kind: 'telegram', chatId: request.chatId },
-        target: request.chatId,
+        signed: signedTarget('telegram', request.chatId),
       };
     }
   }
@@ -355,27 +446,66 @@ export function publicChannel(channel: DeliveryChannel): PublicChannel {
 // Decisions over an account's stream
 
 export type SubscriptionEvent =
-  | { type: 'SubscriptionAdded'; data: SubscriptionAddedV1 }
-  | { type: 'SubscriptionRemoved'; data: SubscriptionRemovedV1 };
+  | { type: 'SubscriptionAdded'; data: SubscriptionAddedV2 }
+  | { type: 'SubscriptionVerified'; data: SubscriptionVerifiedV1 }
+  | { type: 'SubscriptionRemoved'; data: SubscriptionRemovedV2 };
 
-/** The account's active subscriptions, oldest first. */
-export function foldSubscriptions(events: readonly SubscriptionEvent[]): SubscriptionAddedV1[] {
-  const active = new Map<string, SubscriptionAddedV1>();
-  for (const event of events) {
-    if (event.type === 'SubscriptionAdded') active.set(event.data.id, event.data);
-    else active.delete(event.data.id);
+/** An active subscription, and when its destination was verified (null: not yet). */
+export interface ActiveSubscription extends SubscriptionAddedV2 {
+  verifiedAt: string | null;
+}
+
+export interface AccountSubscriptions {
+  /** Oldest first. */
+  active: ActiveSubscription[];
+  /** The digests of the account's signed requests that wrote. */
+  usedDigests: ReadonlySet<Hex>;
+}
+
+/**
+ * A web push subscription needs no more than its own making: the browser made it for this
+ * server's VAPID key and keeps its decryption keys.
+ */
+export const verifiedOnAdding = (added: Pick<SubscriptionAddedV2, 'verification'>): boolean =>
+  added.verification.method === 'pushSubscription';
+
+export function foldSubscriptions(events: readonly SubscriptionEvent[]): AccountSubscriptions {
+  const active = new Map<string, ActiveSubscription>();
+  const usedDigests = new Set<Hex>();
+  for (const { type, data } of events) {
+    if (type !== 'SubscriptionVerified' && data.signedDigest) usedDigests.add(data.signedDigest);
+    if (type === 'SubscriptionAdded') {
+      active.set(data.id, { ...data, verifiedAt: verifiedOnAdding(data) ? data.addedAt : null });
+    } else if (type === 'SubscriptionRemoved') {
+      active.delete(data.id);
+    } else {
+      const subscription = active.get(data.id);
+      if (subscription && subscription.verifiedAt === null) {
+        subscription.verifiedAt = data.verifiedAt;
+      }
+    }
   }
-  return [...active.values()];
+  return { active: [...active.values()], usedDigests };
+}
+
+/** A signed request that writes works once: refused when its digest was used already. */
+export function signatureUsed(
+  subscriptions: AccountSubscriptions,
+  digest: Hex | null,
+): string | null {
+  return digest !== null && subscriptions.usedDigests.has(digest)
+    ? 'this signed request was used already: sign a new one'
+    : null;
 }
 
 export type SubscribeDecision =
   /** The channel is already subscribed: nothing to write. */
-  | { kind: 'existing'; subscription: SubscriptionAddedV1 }
+  | { kind: 'existing'; subscription: ActiveSubscription }
   | { kind: 'add' }
   | { kind: 'refused'; errorType: 'TooManySubscriptions'; description: string };
 
 export function decideSubscribe(
-  active: readonly SubscriptionAddedV1[],
+  active: readonly ActiveSubscription[],
   channel: ChannelSpec,
   max = MAX_ACTIVE_SUBSCRIPTIONS,
 ): SubscribeDecision {
@@ -391,15 +521,15 @@ export function decideSubscribe(
   return { kind: 'add' };
 }
 
-export type UnsubscribeDecision =
-  | { ok: true; subscription: SubscriptionAddedV1 }
+export type SubscriptionLookup =
+  | { ok: true; subscription: ActiveSubscription }
   | { ok: false; errorType: 'SubscriptionNotFound'; description: string };
 
-/** Only an active subscription of this account can be removed; ids are matched in any case. */
-export function decideUnsubscribe(
-  active: readonly SubscriptionAddedV1[],
+/** Only an active subscription of this account is found; ids are matched in any case. */
+export function findSubscription(
+  active: readonly ActiveSubscription[],
   id: string,
-): UnsubscribeDecision {
+): SubscriptionLookup {
   const subscription = active.find((s) => s.id === id.toLowerCase());
   if (subscription) return { ok: true, subscription };
   return {

@@ -75,8 +75,14 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   ],
   SettlementSubmitted: [],
   SettlementFailed: [],
-  SubscriptionAdded: [],
-  SubscriptionRemoved: [],
+  // v1 → v2: requests record the digest the account signed (null: none is known), and
+  // destinations their verification; one added before verifications never had one.
+  SubscriptionAdded: [
+    (data) => ({ ...(data as object), signedDigest: null, verification: { method: 'legacy' } }),
+  ],
+  SubscriptionVerified: [],
+  SubscriptionRemoved: [(data) => ({ ...(data as object), signedDigest: null })],
+  DeploymentIdentified: [],
   AppDataRegistered: [],
 };
 

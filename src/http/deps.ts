@@ -4,11 +4,13 @@ import type { CancellationRequest } from '../commands/cancel-orders.js';
 import type { CreatedQuote } from '../commands/create-quote.js';
 import type { PlacedOrder } from '../commands/place-order.js';
 import type { RegisterAppDataResult } from '../commands/register-app-data.js';
+import type { VerifyResult } from '../commands/destination-verification.js';
 import type {
   SubscribeResult,
   SubscriptionCredentials,
   UnsubscribeResult,
 } from '../commands/subscriptions.js';
+import type { SubscriptionsTypedData } from '../domain/subscription-auth.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
@@ -51,6 +53,10 @@ export interface Commands {
   ): Promise<UnsubscribeResult>;
   /** Throws the refusal unless the credentials may list the account's subscriptions. */
   authoriseSubscriptionsRead(account: Address, credentials: SubscriptionCredentials): void;
+  /** What subscription requests are signed with on this deployment. */
+  subscriptionsTypedData(): SubscriptionsTypedData;
+  /** POST /accounts/{account}/subscriptions/{id}/verification: an e-mail's code. */
+  verifyEmail(account: Address, id: string, code: string): Promise<VerifyResult>;
 }
 
 export interface HttpDeps {

@@ -109,7 +109,12 @@ describe('property: client mistakes never get a 500 and never write', function (
   it('answers every malformed body with a 4xx JSON error and leaves the ledger as it was', async () => {
     // Only the template's own signature could ever be accepted (with its inline app data "{}"),
     // and quotes that were answered: nothing else may write anything.
-    const allowed = [`order-devnet-${templateUid}`, `appdata-devnet-${EMPTY_APP_DATA_HASH}`];
+    // The deployment's identity is recorded at the start.
+    const allowed = [
+      'deployment',
+      `order-devnet-${templateUid}`,
+      `appdata-devnet-${EMPTY_APP_DATA_HASH}`,
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...writes),

@@ -2,7 +2,7 @@
  * DESIGN.md §5: the read models built live equal the ones a replay builds. Random ledgers of
  * placements, fills, cancellations, pre-signatures, reorg reverts, app data, auctions (with
  * solutions, filtered orders and prices, their ids out of order and now and then repeated),
- * orders that expire between auction cuts, delivery subscriptions added and removed,
+ * orders that expire between auction cuts, delivery subscriptions added, verified and removed,
  * settlement submissions and failures, and unknown events are projected
  * live (with random batch sizes, while the events are still being appended) and replayed (with
  * another random batch size); every projector's tables must then hold exactly the same rows.
@@ -22,6 +22,7 @@ import {
   type EventPayloads,
   type EventType,
   type OrderPlacedV1,
+  type SubscriptionAddedV2,
 } from '../../src/domain/events.js';
 import {
   address,
@@ -81,6 +82,13 @@ const presign = fc.record({
 /** Delivery subscriptions of the order owners; few ids, so that adds and removals repeat. */
 const subscribe = fc.record({
   kind: fc.constant('subscribe' as const),
+  owner: fc.nat({ max: 2 }),
+  id: fc.nat({ max: 3 }),
+  channel: fc.constantFrom('webhook' as const, 'email' as const, 'webpush' as const),
+});
+/** A destination answered its verification; now and then not for its own account. */
+const verify = fc.record({
+  kind: fc.constant('verify' as const),
   owner: fc.nat({ max: 2 }),
   id: fc.nat({ max: 3 }),
 });
@@ -153,6 +161,7 @@ const action = fc.oneof(
   { arbitrary: submitted, weight: 1 },
   { arbitrary: failed, weight: 1 },
   { arbitrary: subscribe, weight: 1 },
+  { arbitrary: verify, weight: 1 },
   { arbitrary: unsubscribe, weight: 1 },
   { arbitrary: fc.constant({ kind: 'unknown' as const }), weight: 1 },
 );
@@ -229,6 +238,30 @@ function auctionClosed(
       postInteractions: [],
     })),
   };
+}
+
+/** A subscription's channel and verification: web push needs none, the others wait for theirs. */
+function subscribedChannel(
+  kind: 'webhook' | 'email' | 'webpush',
+  n: number,
+): Pick<SubscriptionAddedV2, 'channel' | 'verification'> {
+  switch (kind) {
+    case 'webhook':
+      return {
+        channel: { kind, url: `https://example.com/${n}`, secret: 'secret' },
+        verification: { method: 'webhookChallenge', challenge: hex(n, 32).slice(2) },
+      };
+    case 'email':
+      return {
+        channel: { kind, address: `owner${n}@example.com` },
+        verification: { method: 'emailCode', code: '0123456789ABCDEF' },
+      };
+    case 'webpush':
+      return {
+        channel: { kind, endpoint: `https://push.example/${n}`, keys: { p256dh: 'k', auth: 'a' } },
+        verification: { method: 'pushSubscription' },
+      };
+  }
 }
 
 /** Turns actions into a valid event sequence: every order event follows its placement. */
@@ -373,9 +406,21 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
           data: {
             id: subscriptionId(a.id),
             account: address(a.owner),
-            channel: { kind: 'webhook', url: `https://example.com/${a.id}`, secret: 'secret' },
+            ...subscribedChannel(a.channel, a.id),
             addedAt: `2025-01-01T00:30:0${out.length % 10}.000Z`,
             authorisedBy: 'signature',
+            signedDigest: hex(out.length, 32),
+          },
+        });
+        break;
+      case 'verify':
+        out.push({
+          type: 'SubscriptionVerified',
+          data: {
+            id: subscriptionId(a.id),
+            account: address(a.owner),
+            method: 'webhookChallenge',
+            verifiedAt: `2025-01-01T00:35:0${out.length % 10}.000Z`,
           },
         });
         break;
@@ -387,6 +432,7 @@ function events(actions: readonly Action[]): (Event | 'unknown')[] {
             account: address(a.owner),
             removedAt: `2025-01-01T00:40:0${out.length % 10}.000Z`,
             authorisedBy: 'apiKey',
+            signedDigest: null,
           },
         });
         break;

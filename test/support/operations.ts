@@ -98,6 +98,11 @@ function batchbookOperations(apiKey: string): Operation[] {
     header('X-Signature', signature),
     header('X-Issued-At', { type: 'integer', minimum: 0 }),
   ];
+  const subscriptionId = path('id', {
+    type: 'string',
+    format: 'uuid',
+    example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+  });
   const token = path('token', { anyOf: [address, { enum: ['-'] }] });
   const chainId = path('chainId', { enum: [...CHAIN_REFS] });
   const root = { mount: 'root', errors: 'errorType', bodyLimit: null, requestBody: null } as const;
@@ -158,18 +163,30 @@ function batchbookOperations(apiKey: string): Operation[] {
     },
     {
       ...root,
+      method: 'get',
+      path: '/accounts/{account}/subscriptions/typed-data',
+      operationId: 'getSubscriptionsTypedData',
+      parameters: [account],
+    },
+    {
+      ...root,
+      method: 'post',
+      path: '/accounts/{account}/subscriptions/{id}/verification',
+      operationId: 'verifySubscription',
+      parameters: [account, subscriptionId],
+      requestBody: {
+        type: 'object',
+        required: ['code'],
+        properties: { code: { type: 'string', maxLength: 64, example: '0123-4567-89AB-CDEF' } },
+      },
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+    },
+    {
+      ...root,
       method: 'delete',
       path: '/accounts/{account}/subscriptions/{id}',
       operationId: 'unsubscribe',
-      parameters: [
-        account,
-        path('id', {
-          type: 'string',
-          format: 'uuid',
-          example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
-        }),
-        ...credentials,
-      ],
+      parameters: [account, subscriptionId, ...credentials],
       requestBody: {
         type: 'object',
         properties: { issuedAt: { type: 'integer', minimum: 0 }, signature },

@@ -2,10 +2,12 @@
  * Real local receivers for the delivery channels, on 127.0.0.1 port 0:
  *   - a webhook receiver (HTTP) that records requests, can fail the first N, hang, or go down
  *     and come back up on the same port;
- *   - an SMTP server (`smtp-server`, no auth, no TLS) that collects messages;
+ *   - an SMTP server (`smtp-server`, no TLS; no auth unless asked) that collects messages, and
+ *     can refuse recipients;
  *   - a web-push endpoint (HTTP) that records POSTs, verifies the VAPID JWT, and decrypts the
  *     aes128gcm payloads of subscriptions made with `createPushSubscriptionKeys`;
- *   - a Telegram Bot API stand-in recording `/bot<token>/sendMessage` calls.
+ *   - a Telegram Bot API stand-in recording `/bot<token>/sendMessage` calls and serving
+ *     `getUpdates` with the messages a test has chats send to the bot.
  */
 import {
   createECDH,
@@ -137,6 +139,8 @@ async function startHttpReceiver(
 // Webhook
 
 export interface WebhookReceiverOptions {
+  /** Answer a subscription's verification request with its challenge, as a willing receiver does. */
+  answerChallenges?: boolean;
   /** Answer 503 to the first N requests. Default 0. */
   failFirst?: number;
   /** Overrides the answer (after `failFirst`). Default 204. */
@@ -148,6 +152,12 @@ export interface WebhookReceiver extends HttpReceiver {
   accepted: Map<string, number>;
 }
 
+/** The challenge of a subscription's verification request, or null for a notice. */
+export function challengeOf(request: ReceivedRequest): string | null {
+  const body = JSON.parse(request.body.toString('utf8')) as { type?: string; challenge?: string };
+  return body.type === 'subscription_verification' ? (body.challenge ?? null) : null;
+}
+
 export async function startWebhookReceiver(
   options: WebhookReceiverOptions = {},
 ): Promise<WebhookReceiver> {
@@ -155,6 +165,8 @@ export async function startWebhookReceiver(
   const failFirst = options.failFirst ?? 0;
   const receiver = await startHttpReceiver(async (request, index) => {
     if (index < failFirst) return { status: 503, body: 'not yet' };
+    const challenge = options.answerChallenges ? challengeOf(request) : null;
+    if (challenge !== null) return { status: 200, body: { challenge } };
     const answer = options.respond ? await options.respond(request, index) : { status: 204 };
     if (answer !== 'hang' && answer.status >= 200 && answer.status < 300) {
       const id = String(request.headers['x-batchbook-notice-id']);
@@ -181,7 +193,16 @@ export interface SmtpReceiver {
   /** smtp://127.0.0.1:<port> */
   url: string;
   mails: ReceivedMail[];
+  /** Every AUTH the server received (it advertises AUTH only when `auth` was given). */
+  logins: { username: string; password: string }[];
   close(): Promise<void>;
+}
+
+export interface SmtpReceiverOptions {
+  /** Advertise AUTH over the unencrypted connection and take these credentials. */
+  auth?: { username: string; password: string };
+  /** The answer to RCPT TO of `address` when it is refused (e.g. 550 or 451), or null. */
+  refuseRecipient?: (address: string) => { code: number; message: string } | null;
 }
 
 /** Unfolds a raw message's header block into a lowercase-keyed map and the body. */
@@ -209,13 +230,30 @@ function decodeText(body: string, encoding: string | undefined): string {
   ).toString('utf8');
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
+  const logins: SmtpReceiver['logins'] = [];
+  const { auth, refuseRecipient } = options;
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: auth !== undefined,
+    authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onAuth(credentials, _session, callback) {
+      const login = { username: credentials.username ?? '', password: credentials.password ?? '' };
+      logins.push(login);
+      if (login.username === auth?.username && login.password === auth.password) {
+        return callback(null, { user: login.username });
+      }
+      callback(new Error('Invalid username or password'));
+    },
+    onRcptTo(address, _session, callback) {
+      const refusal = refuseRecipient?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       readBody(stream)
         .then((data) => {
@@ -241,6 +279,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -361,6 +400,8 @@ export interface TelegramReceiver extends HttpReceiver {
   /** The Bot API base URL to configure (TELEGRAM_API_URL). */
   apiUrl: string;
   calls: TelegramCall[];
+  /** A message from `chat` to the bot, in the next `getUpdates` (until an offset passes it). */
+  send(chat: { id: number; username?: string; type?: string }, text: string): void;
 }
 
 export interface TelegramReceiverOptions {
@@ -372,6 +413,7 @@ export async function startTelegramReceiver(
   options: TelegramReceiverOptions = {},
 ): Promise<TelegramReceiver> {
   const calls: TelegramCall[] = [];
+  const updates: { update_id: number; message: Record<string, unknown> }[] = [];
   let messageId = 0;
   const receiver = await startHttpReceiver(async (request) => {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.path);
@@ -386,6 +428,12 @@ export async function startTelegramReceiver(
     const index = calls.push(call) - 1;
     const custom = await options.respond?.(call, index);
     if (custom) return custom;
+    if (call.method === 'getUpdates') {
+      // Asking past an update confirms it: it is not served again.
+      const offset = Number(call.body.offset ?? 0);
+      while (updates.length > 0 && updates[0]!.update_id < offset) updates.shift();
+      return { status: 200, body: { ok: true, result: updates } };
+    }
     return {
       status: 200,
       body: {
@@ -399,5 +447,20 @@ export async function startTelegramReceiver(
       },
     };
   });
-  return Object.assign(receiver, { apiUrl: receiver.url, calls });
+  let updateId = 1000;
+  return Object.assign(receiver, {
+    apiUrl: receiver.url,
+    calls,
+    send(chat: { id: number; username?: string; type?: string }, text: string) {
+      updates.push({
+        update_id: ++updateId,
+        message: {
+          message_id: ++messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { type: 'private', ...chat },
+          text,
+        },
+      });
+    },
+  });
 }

@@ -215,6 +215,7 @@ describe('configuration', () => {
     expect(config.email).to.deep.equal({
       smtpUrl: 'smtp://mail.example:2525',
       from: 'batchbook <notices@localhost>',
+      allowPlaintextAuth: false,
     });
     expect(config.webPush).to.deep.equal({
       publicKey: 'pub',
@@ -222,6 +223,12 @@ describe('configuration', () => {
       subject: 'mailto:notices@localhost',
     });
     expect(config.telegram).to.deep.equal({ botToken: 't', apiUrl: 'https://api.telegram.org' });
+    // The relay's credentials cross plaintext only when the operator says so.
+    const plaintext = loadConfig({
+      SMTP_URL: 'smtp://user:pass@mail.example:25',
+      SMTP_ALLOW_PLAINTEXT_AUTH: 'true',
+    });
+    expect(plaintext.notifications.email?.allowPlaintextAuth).to.equal(true);
     // About 8 h of retries (1 s doubling to 1 h) before a delivery is given up.
     expect(config.delivery.maxAttempts).to.equal(20);
   });

@@ -9,10 +9,15 @@
  *   signed through the `X-Signature` and `X-Issued-At` headers.
  * - `DELETE /accounts/{account}/subscriptions/{id}` → 200 `{ id, account, removedAt }`; the
  *   signature and issuedAt in an optional JSON body or in the headers.
+ * - `GET /accounts/{account}/subscriptions/typed-data` → 200 `{ domain, types }`: what the
+ *   requests above are signed with on this deployment (the domain's salt is its identity).
+ * - `POST /accounts/{account}/subscriptions/{id}/verification` body `{ code }` → 200
+ *   `{ id, account, verifiedAt }`: the code the verification e-mail carried.
  *
- * Each is authorised by the `X-API-Key` header or the account's EIP-712 signature
- * (src/domain/subscription-auth.ts has the typed data); a refusal is 401 `Unauthorized`, and
- * disabled notifications are 503 `NotificationsDisabled`. Responses are never cached.
+ * The first three are authorised by the `X-API-Key` header or the account's EIP-712 signature
+ * (src/domain/subscription-auth.ts has the typed data); a refusal is 401 `Unauthorized`. A
+ * verification is authorised by its code alone: it proves the reader has the mailbox. Disabled
+ * notifications are 503 `NotificationsDisabled`. Responses are never cached.
  */
 import Router, { type RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
@@ -59,6 +64,15 @@ const optionalJsonBody = (limit: number): Middleware => {
     await next();
   };
 };
+
+/** The `{id}` of the path, bounded. */
+function subscriptionId(ctx: RouterContext): string {
+  const id = ctx.params.id!;
+  if (id.length > MAX_ID_LENGTH) {
+    throw new ApiError(400, 'InvalidParameter', 'the subscription id is too long');
+  }
+  return id;
+}
 
 function header(ctx: RouterContext, name: string): string | null {
   const value = ctx.get(name);
@@ -110,6 +124,23 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
     ctx.body = result.subscription;
   });
 
+  router.get(`${collection}/typed-data`, (ctx) => {
+    addressParam(ctx.params.account!, 'account');
+    ctx.body = deps.commands.subscriptionsTypedData();
+  });
+
+  router.post(`${member}/verification`, jsonBody(BODY_LIMIT), async (ctx) => {
+    const account = addressParam(ctx.params.account!, 'account');
+    const body = validated(validators.subscriptionVerify, ctx.request.body);
+    const { position, ...verified } = await deps.commands.verifyEmail(
+      account,
+      subscriptionId(ctx),
+      body.code,
+    );
+    await deps.readYourWrites('notices', position);
+    ctx.body = verified;
+  });
+
   router.get(collection, async (ctx) => {
     const account = addressParam(ctx.params.account!, 'account');
     deps.commands.authoriseSubscriptionsRead(account, credentials(ctx));
@@ -118,10 +149,7 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
 
   router.delete(member, optionalJsonBody(BODY_LIMIT), async (ctx) => {
     const account = addressParam(ctx.params.account!, 'account');
-    const id = ctx.params.id!;
-    if (id.length > MAX_ID_LENGTH) {
-      throw new ApiError(400, 'InvalidParameter', 'the subscription id is too long');
-    }
+    const id = subscriptionId(ctx);
     const body =
       ctx.request.body === undefined
         ? {}
@@ -135,7 +163,7 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
   });
 
   // These paths know their methods: any other is a 405, not the generic 404.
-  for (const path of [collection, member]) {
+  for (const path of [collection, member, `${member}/verification`]) {
     router.all(path, () => {
       throw new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path');
     });

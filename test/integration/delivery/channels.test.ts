@@ -2,9 +2,13 @@
  * Each channel delivers through the worker to a real local receiver, with the payload and
  * headers its receivers rely on.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { expect } from 'chai';
 import { emailMessageId } from '../../../src/delivery/channels/email.js';
+import type {
+  ChallengeRequest,
+  VerificationRequest,
+} from '../../../src/domain/destination-verification.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../src/delivery/worker.js';
 import {
   createPushSubscriptionKeys,
@@ -22,8 +26,10 @@ import {
 } from '../../support/receivers.js';
 import { waitFor } from '../../support/wait.js';
 import {
+  answeredChallenges,
   capturingLogger,
   enqueue,
+  enqueueRequest,
   notice,
   notificationsConfig,
   openOutboxDatabase,
@@ -40,6 +46,7 @@ describe('delivery channels', () => {
   let worker: DeliveryWorker;
   const vapid = createVapidKeys();
   const botToken = '123456:TEST-token_abc';
+  const challenges = answeredChallenges();
 
   before(async () => {
     t = await openOutboxDatabase();
@@ -52,11 +59,16 @@ describe('delivery channels', () => {
     worker = startDeliveryWorker({
       db: t.db,
       config: notificationsConfig({
-        email: { smtpUrl: smtp.url, from: 'batchbook <notices@batchbook.test>' },
+        email: {
+          smtpUrl: smtp.url,
+          from: 'batchbook <notices@batchbook.test>',
+          allowPlaintextAuth: false,
+        },
         webPush: { ...vapid, subject: 'mailto:ops@batchbook.test' },
         telegram: { botToken, apiUrl: telegram.apiUrl },
       }),
       logger: capturingLogger().logger,
+      verified: challenges.verified,
     });
   });
 
@@ -132,6 +144,83 @@ describe('delivery channels', () => {
     expect(publicKey).to.equal(vapid.publicKey);
     expect(claims.sub).to.equal('mailto:ops@batchbook.test');
     expect(JSON.parse(decryptPush(request.body, browser))).to.deep.equal(n);
+  });
+
+  /** What every new subscription's request carries. */
+  const requested = () => {
+    const subscriptionId = randomUUID();
+    return {
+      id: `verification-${subscriptionId}`,
+      account: '0x1111111111111111111111111111111111111111' as const,
+      subscriptionId,
+      requestedAt: '2025-01-01T00:00:00.000Z',
+    };
+  };
+
+  it('webhook: POSTs a new subscription its challenge, and reports the answer with it', async () => {
+    const secret = 'whsec_verification';
+    const challenged: ChallengeRequest = {
+      ...requested(),
+      method: 'webhookChallenge',
+      challenge: 'ab'.repeat(32),
+    };
+    const hooked = await startWebhookReceiver({ answerChallenges: true });
+    try {
+      await enqueueRequest(t.db, { kind: 'webhook', url: hooked.url, secret }, challenged);
+      await waitFor(delivered(challenged.id), { description: 'the challenge answered' });
+      expect(challenges.answered).to.deep.include(challenged);
+      const [sent] = hooked.requests;
+      expect(JSON.parse(sent!.body.toString('utf8'))).to.deep.equal({
+        type: 'subscription_verification',
+        id: challenged.id,
+        account: challenged.account,
+        subscriptionId: challenged.subscriptionId,
+        challenge: challenged.challenge,
+        requestedAt: challenged.requestedAt,
+      });
+      const expected = createHmac('sha256', secret).update(sent!.body).digest('hex');
+      expect(sent!.headers['x-batchbook-signature']).to.equal(`sha256=${expected}`);
+    } finally {
+      await hooked.close();
+    }
+  });
+
+  it('webhook: an answer without the challenge fails the verification for good', async () => {
+    const challenged: ChallengeRequest = {
+      ...requested(),
+      method: 'webhookChallenge',
+      challenge: 'cd'.repeat(32),
+    };
+    await enqueueRequest(
+      t.db,
+      { kind: 'webhook', url: `${webhook.url}/unaware`, secret: 's' },
+      challenged,
+    );
+    await waitFor(async () => (await rowOf(t.db, challenged.id)).failed_at !== null, {
+      description: 'the verification to fail',
+    });
+    const row = await rowOf(t.db, challenged.id);
+    expect(row.attempts).to.equal(1);
+    expect(row.last_error).to.match(/without the challenge/);
+    expect(challenges.answered.map((r) => r.id)).not.to.include(challenged.id);
+  });
+
+  it('e-mail: mails a new subscription its code, to be given back where it was asked for', async () => {
+    const mailed: VerificationRequest = {
+      ...requested(),
+      method: 'emailCode',
+      code: '0123456789ABCDEF',
+    };
+    await enqueueRequest(t.db, { kind: 'email', address: 'owner@example.test' }, mailed);
+    await waitFor(delivered(mailed.id), { description: 'the code mailed' });
+    const [mail] = smtp.mails.filter((m) => m.headers.get('x-batchbook-notice-id') === mailed.id);
+    expect(mail!.to).to.deep.equal(['owner@example.test']);
+    expect(mail!.headers.get('subject')).to.equal('Confirm batchbook notices at this address');
+    expect(mail!.text).to.contain('0123-4567-89AB-CDEF');
+    expect(mail!.text).to.contain(
+      `/accounts/${mailed.account}/subscriptions/${mailed.subscriptionId}/verification`,
+    );
+    expect(challenges.answered.map((r) => r.id)).not.to.include(mailed.id);
   });
 
   it('Telegram: sendMessage to the chat through the configured API URL', async () => {

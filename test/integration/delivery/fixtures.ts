@@ -5,6 +5,10 @@ import { pino, type Logger } from 'pino';
 import { migrateOutbox } from '../../../projections/notices/outbox.js';
 import type { NotificationsConfig } from '../../../src/config.js';
 import type { Notice } from '../../../src/delivery/channel.js';
+import type {
+  ChallengeRequest,
+  VerificationRequest,
+} from '../../../src/domain/destination-verification.js';
 import type { DeliveryChannel } from '../../../src/domain/events.js';
 import { freshDatabase } from '../../support/postgres.js';
 
@@ -57,6 +61,21 @@ export async function enqueue(
   return { notice: n, subscriptionId };
 }
 
+/** Inserts a new subscription's verification request, as the notices projector does. */
+export async function enqueueRequest(
+  db: Knex,
+  channel: DeliveryChannel,
+  request: VerificationRequest,
+): Promise<void> {
+  await db('delivery.outbox').insert({
+    notice_id: request.id,
+    subscription_id: request.subscriptionId,
+    account: request.account,
+    channel: JSON.stringify(channel),
+    verification: JSON.stringify(request),
+  });
+}
+
 export interface OutboxState {
   attempts: number;
   last_error: string | null;
@@ -102,11 +121,30 @@ export function notificationsConfig(
       webhookTimeoutMs: 2000,
       // The receivers these tests deliver to listen on 127.0.0.1.
       allowPrivateAddresses: true,
+      budgets: {
+        perAccountPerHour: 0,
+        perDestinationPerHour: 0,
+        verificationsPerDestinationPerDay: 0,
+      },
       ...overrides.delivery,
     },
     email: overrides.email ?? null,
     webPush: overrides.webPush ?? null,
     telegram: overrides.telegram ?? null,
+  };
+}
+
+/** The challenges webhooks answered, as the service would record them (`verified`). */
+export function answeredChallenges(): {
+  verified: (request: ChallengeRequest) => Promise<void>;
+  answered: ChallengeRequest[];
+} {
+  const answered: ChallengeRequest[] = [];
+  return {
+    answered,
+    verified: async (request) => {
+      answered.push(request);
+    },
   };
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../../support/receivers.js';
 import { waitFor } from '../../support/wait.js';
 import {
+  answeredChallenges,
   capturingLogger,
   enqueue,
   notificationsConfig,
@@ -66,6 +67,7 @@ describe('delivery to private destinations', () => {
       logger: capturingLogger().logger,
       random: () => 0.5,
       resolve,
+      verified: answeredChallenges().verified,
     });
     closing.push(() => w.stop());
     return w;

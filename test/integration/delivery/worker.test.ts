@@ -17,6 +17,7 @@ import {
 } from '../../support/receivers.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 import {
+  answeredChallenges,
   capturingLogger,
   countWhere,
   enqueue,
@@ -41,6 +42,7 @@ describe('delivery worker', () => {
       config: notificationsConfig(),
       logger,
       random: () => 0.5,
+      verified: answeredChallenges().verified,
       ...options,
     });
     workers.push(w);
@@ -215,7 +217,7 @@ describe('delivery worker', () => {
     worker({
       config: notificationsConfig({
         delivery: { webhookTimeoutMs: 20_000 },
-        email: { smtpUrl: smtp.url, from: 'notices@batchbook.test' },
+        email: { smtpUrl: smtp.url, from: 'notices@batchbook.test', allowPlaintextAuth: false },
       }),
       concurrency: 32,
       perDestination: 8,
@@ -343,6 +345,7 @@ describe('delivery worker stop', () => {
         config: notificationsConfig({ delivery: { webhookTimeoutMs: 60_000 } }),
         logger: capturingLogger().logger,
         stopGraceMs: 100,
+        verified: answeredChallenges().verified,
       });
       await enqueue(t.db, { kind: 'webhook', url: hook.url, secret: 's' });
       await waitFor(() => hook.requests.length === 1, { description: 'the hanging attempt' });

@@ -43,7 +43,7 @@ describe('faults: PostgreSQL restart under load', function () {
   before(async () => {
     owners = [await fundedWallet(), await fundedWallet(), await fundedWallet()];
     postgres = await startPrivatePostgres();
-    hook = await startWebhookReceiver();
+    hook = await startWebhookReceiver({ answerChallenges: true });
     service = await startServiceProcess({
       databaseUrl: postgres.url,
       env: {
@@ -108,6 +108,19 @@ describe('faults: PostgreSQL restart under load', function () {
       { 'x-api-key': API_KEY },
     );
     expect(subscribed.status, subscribed.text).to.equal(201);
+    // Its receiver answers the challenge: notices go to it from then on.
+    await waitFor(
+      async () => {
+        const listed = await http<{ verification: { status: string } }[]>(
+          'GET',
+          `${service!.url}/accounts/${subscriber.address}/subscriptions`,
+          undefined,
+          { 'x-api-key': API_KEY },
+        );
+        return listed.body[0]?.verification.status === 'verified';
+      },
+      { description: 'the webhook verified' },
+    );
 
     load = startLoad({
       baseUrl: service!.devnet,

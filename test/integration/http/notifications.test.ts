@@ -33,6 +33,7 @@ import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import {
   CHAIN_ID,
+  presignOrder,
   signCancellations,
   signOrder,
   TOKENS,
@@ -201,14 +202,40 @@ describe('HTTP: account notifications', function () {
     secret: `secret-${n}`,
   });
 
-  const subscribed = (id: string, account: Address, channel: DeliveryChannel): DomainEvent => ({
+  /** A webhook subscription, whose URL is sent `challenge` to answer. */
+  const subscribed = (
+    id: string,
+    account: Address,
+    channel: DeliveryChannel,
+    challenge = 'c0'.repeat(32),
+  ): DomainEvent => ({
     type: 'SubscriptionAdded',
-    data: { id, account, channel, addedAt: new Date().toISOString(), authorisedBy: 'apiKey' },
+    data: {
+      id,
+      account,
+      channel,
+      addedAt: new Date().toISOString(),
+      authorisedBy: 'apiKey',
+      signedDigest: null,
+      verification: { method: 'webhookChallenge', challenge },
+    },
+  });
+
+  /** The subscription's webhook answered its challenge. */
+  const verified = (id: string, account: Address): DomainEvent => ({
+    type: 'SubscriptionVerified',
+    data: { id, account, method: 'webhookChallenge', verifiedAt: new Date().toISOString() },
   });
 
   const unsubscribed = (id: string, account: Address): DomainEvent => ({
     type: 'SubscriptionRemoved',
-    data: { id, account, removedAt: new Date().toISOString(), authorisedBy: 'apiKey' },
+    data: {
+      id,
+      account,
+      removedAt: new Date().toISOString(),
+      authorisedBy: 'apiKey',
+      signedDigest: null,
+    },
   });
 
   // ---- orders and HTTP --------------------------------------------------------------------
@@ -429,6 +456,40 @@ describe('HTTP: account notifications', function () {
     expect(types(await noticesOf(order))).to.deep.equal(['order_expired']);
   });
 
+  it('tells the account a pre-signed order names nothing until the pre-signature is on chain', async () => {
+    // Anyone may place a pre-signed order naming any account: no signature is checked.
+    const victim = hexlify(randomBytes(20));
+    const validTo = nowSeconds() + 120;
+    const [unsigned, signed] = await Promise.all(
+      [1, 2].map(async (n) => {
+        const order = presignOrder(victim, CHAIN_ID.devnet, {
+          validTo,
+          sellAmount: String(E18 + BigInt(++distinct) + BigInt(n)),
+        });
+        const response = await http('POST', `${service.devnet}/api/v1/orders`, order.body);
+        expect(response.status, response.text).to.equal(201);
+        return order;
+      }),
+    );
+    // Only the owner can set the pre-signature (the settlement contract checks the sender).
+    await append({
+      type: 'PreSignatureSet',
+      data: {
+        network: NETWORK,
+        uid: signed!.uid,
+        owner: signed!.owner,
+        signed: true,
+        chain: chainAt(),
+      },
+    });
+    await closeAuction({ cutAt: validTo + 1 });
+    const told = await notices(victim);
+    expect(told.map((n) => [n.type, n.metadata.orderId])).to.deep.equal([
+      ['order_expired', signed!.uid],
+    ]);
+    expect(told.map((n) => n.metadata.orderId)).not.to.include(unsigned!.uid);
+  });
+
   it('notices insufficient balance once per episode', async () => {
     const owner = await fundedWallet();
     const order = await place(owner);
@@ -517,30 +578,40 @@ describe('HTTP: account notifications', function () {
     notice: Notice;
   }
 
+  /** The account's queued notices (its verification requests aside). */
   async function outboxOf(account: string): Promise<OutboxRow[]> {
     const { rows } = await db.raw<{ rows: OutboxRow[] }>(
       `SELECT notice_id, subscription_id, account, channel, notice FROM delivery.outbox
-       WHERE account = ? ORDER BY notice_id, subscription_id`,
+       WHERE account = ? AND notice IS NOT NULL ORDER BY notice_id, subscription_id`,
       [account],
     );
     return rows;
   }
 
-  it('queues each new notice for the subscriptions active when it was made', async () => {
+  it('queues each new notice for the subscriptions active and verified when it was made', async () => {
     const owner = await fundedWallet();
     const account = owner.address.toLowerCase() as Address;
     const order = await place(owner);
-    const [early, late] = [randomUUID(), randomUUID()];
+    const [early, late, unproven] = [randomUUID(), randomUUID(), randomUUID()];
     const t = nowSeconds();
 
-    await append(subscribed(early, account, webhook('early')));
+    await append(
+      subscribed(early, account, webhook('early')),
+      verified(early, account),
+      // Its URL never answers the challenge: it is sent nothing else.
+      subscribed(unproven, account, webhook('unproven'), 'ee'.repeat(32)),
+    );
     // Half of it at the limit price: one notice.
     const sell = BigInt(order.order.sellAmount);
     await append(tradeOf(order, { sell: sell / 2n, buy: 1000n * E18 }, t));
     const [firstNotice, ...others] = await noticesOf(order);
     expect(firstNotice!.type).to.equal('order_partially_filled');
     expect(others).to.deep.equal([]);
-    await append(subscribed(late, account, webhook('late')), unsubscribed(early, account));
+    await append(
+      subscribed(late, account, webhook('late')),
+      verified(late, account),
+      unsubscribed(early, account),
+    );
     // Another account cannot remove this one's subscription.
     await append(unsubscribed(late, hexlify(randomBytes(20)) as Address));
     await append(invalidated(order, t + 5));
@@ -566,23 +637,38 @@ describe('HTTP: account notifications', function () {
     ];
     const key = (r: OutboxRow) => `${r.notice_id}/${r.subscription_id}`;
     expect(rows).to.deep.equal(expected.sort((x, y) => (key(x) < key(y) ? -1 : 1)));
+    // Each URL was sent its challenge; the one that never answered, nothing more.
+    const { rows: requests } = await db.raw<{
+      rows: { subscription_id: string; challenge: string }[];
+    }>(
+      `SELECT subscription_id, verification->>'challenge' AS challenge FROM delivery.outbox
+       WHERE account = ? AND verification IS NOT NULL ORDER BY verification->>'challenge'`,
+      [account],
+    );
+    expect(requests.map((r) => r.subscription_id).sort()).to.deep.equal(
+      [early, late, unproven].sort(),
+    );
+    expect(requests.find((r) => r.subscription_id === unproven)!.challenge).to.equal(
+      'ee'.repeat(32),
+    );
 
     // The subscriptions table, as the subscriptions API reads it.
     const { rows: subscriptions } = await db.raw<{
-      rows: { id: string; channel: DeliveryChannel; active: boolean }[];
+      rows: { id: string; channel: DeliveryChannel; active: boolean; verified: boolean }[];
     }>(
-      `SELECT id, channel, removed_at IS NULL AS active FROM read.subscriptions
-       WHERE account = ? ORDER BY channel->>'url'`,
+      `SELECT id, channel, removed_at IS NULL AS active, verified_at IS NOT NULL AS verified
+       FROM read.subscriptions WHERE account = ? ORDER BY channel->>'url'`,
       [account],
     );
     expect(subscriptions).to.deep.equal([
-      { id: early, channel: webhook('early'), active: false },
-      { id: late, channel: webhook('late'), active: true },
+      { id: early, channel: webhook('early'), active: false, verified: true },
+      { id: late, channel: webhook('late'), active: true, verified: true },
+      { id: unproven, channel: webhook('unproven'), active: true, verified: false },
     ]);
   });
 
   it('replays into the same notices with the same ids, and queues nothing twice', async () => {
-    const tables = ['notices', 'notice_orders', 'subscriptions'];
+    const tables = ['notices', 'notice_orders', 'notice_presignatures', 'subscriptions'];
     const contents = async (schema: string, table: string) =>
       (
         await db.raw<{ rows: { row: string }[] }>(

@@ -1,23 +1,38 @@
 /**
  * Subscriptions over HTTP: an account adds, lists and removes its delivery channels, signed by
- * its key (EIP-712, through ethers, independently of src/domain) or with the server's API key;
- * nobody else can, and a refused request writes nothing. Delivery is configured but nothing is
- * sent: no notices are made for these accounts.
+ * its key (EIP-712 in this deployment's domain, through ethers, independently of src/domain) or
+ * with the server's API key; nobody else can, a signed request works once, and a refused request
+ * writes nothing. No notices are made for these accounts: the only mail sent is the e-mail
+ * verification's.
  */
-import { createECDH } from 'node:crypto';
+import { createECDH, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Wallet, type HDNodeWallet, type TypedDataField } from 'ethers';
+import { hexlify, randomBytes, Wallet, type HDNodeWallet, type TypedDataField } from 'ethers';
 import webpush from 'web-push';
-import { startWebhookReceiver } from '../../support/receivers.js';
+import {
+  startSmtpReceiver,
+  startTelegramReceiver,
+  startWebhookReceiver,
+  type SmtpReceiver,
+  type TelegramReceiver,
+} from '../../support/receivers.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
+import { waitFor } from '../../support/wait.js';
 
-const DOMAIN = { name: 'batchbook notifications', version: '1' };
+interface Domain {
+  name: string;
+  version: string;
+  salt: string;
+}
+
 const TYPES: Record<string, Record<string, TypedDataField[]>> = {
   Subscribe: {
     Subscribe: [
       { name: 'account', type: 'address' },
       { name: 'channel', type: 'string' },
       { name: 'target', type: 'string' },
+      { name: 'p256dh', type: 'string' },
+      { name: 'auth', type: 'string' },
       { name: 'issuedAt', type: 'uint256' },
     ],
   },
@@ -50,6 +65,7 @@ interface Subscription {
   account: string;
   channel: Record<string, unknown> & { kind: string };
   addedAt: string;
+  verification: { status: string; method: string; code?: string };
 }
 
 interface ErrorBody {
@@ -70,6 +86,27 @@ function target(channel: Channel): string {
     case 'telegram':
       return channel.chatId;
   }
+}
+
+/** What the account signs of a channel: the whole of it, a push subscription's keys included. */
+function signed(channel: Channel) {
+  const keys = channel.kind === 'webpush' ? channel.subscription.keys : { p256dh: '', auth: '' };
+  return { channel: channel.kind, target: target(channel), ...keys };
+}
+
+const ANY_ACCOUNT = '0x0000000000000000000000000000000000000001';
+const domains = new Map<string, Promise<Domain>>();
+/** The domain a service publishes for its requests. */
+function domainOf(base: string): Promise<Domain> {
+  let domain = domains.get(base);
+  if (!domain) {
+    domain = http<{ domain: Domain }>(
+      'GET',
+      `${base}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`,
+    ).then((r) => r.body.domain);
+    domains.set(base, domain);
+  }
+  return domain;
 }
 
 function pushChannel(endpoint: string): Channel {
@@ -111,23 +148,32 @@ class Client {
     return `${this.base}/accounts/${account}/subscriptions`;
   }
 
-  sign(type: string, fields: Record<string, unknown>, issuedAt = now(), signer = this.wallet) {
-    return signer.signTypedData(DOMAIN, TYPES[type]!, {
+  async sign(
+    type: string,
+    fields: Record<string, unknown>,
+    issuedAt = now(),
+    signer = this.wallet,
+    domain?: Domain,
+  ) {
+    return signer.signTypedData(domain ?? (await domainOf(this.base)), TYPES[type]!, {
       account: this.wallet.address,
       ...fields,
       issuedAt,
     });
   }
 
-  async add(channel: Channel, options: { issuedAt?: number; signer?: HDNodeWallet } = {}) {
-    const issuedAt = options.issuedAt ?? now();
-    const signature = await this.sign(
-      'Subscribe',
-      { channel: channel.kind, target: target(channel) },
+  /** A signed POST body adding `channel`. */
+  async addition(channel: Channel, issuedAt = now(), signer = this.wallet) {
+    return {
+      channel,
       issuedAt,
-      options.signer,
-    );
-    return http<Subscription & ErrorBody>('POST', this.path(), { channel, issuedAt, signature });
+      signature: await this.sign('Subscribe', signed(channel), issuedAt, signer),
+    };
+  }
+
+  async add(channel: Channel, options: { issuedAt?: number; signer?: HDNodeWallet } = {}) {
+    const body = await this.addition(channel, options.issuedAt, options.signer);
+    return http<Subscription & ErrorBody>('POST', this.path(), body);
   }
 
   async list(options: { signer?: HDNodeWallet; issuedAt?: number; sentAt?: number } = {}) {
@@ -139,8 +185,11 @@ class Client {
     });
   }
 
-  async remove(id: string, options: { signer?: HDNodeWallet; in?: 'body' | 'headers' } = {}) {
-    const issuedAt = now();
+  async remove(
+    id: string,
+    options: { signer?: HDNodeWallet; in?: 'body' | 'headers'; issuedAt?: number } = {},
+  ) {
+    const issuedAt = options.issuedAt ?? now();
     const signature = await this.sign('Unsubscribe', { id }, issuedAt, options.signer);
     const url = `${this.path()}/${id}`;
     return options.in === 'headers'
@@ -158,20 +207,29 @@ describe('HTTP: subscriptions', () => {
   const withKey = (key = 'test-key') => ({ 'x-api-key': key });
   const stream = (account: string) => service.ledger.readStream(`subscriptions-${account}`);
 
+  let smtp: SmtpReceiver;
+  let telegram: TelegramReceiver;
+
   before(async () => {
     const vapid = webpush.generateVAPIDKeys();
+    [smtp, telegram] = await Promise.all([startSmtpReceiver(), startTelegramReceiver()]);
     service = await startTestService({
       env: {
         NOTIFICATIONS_API_KEY: 'test-key',
-        SMTP_URL: 'smtp://127.0.0.1:2525',
+        SMTP_URL: smtp.url,
+        DELIVERY_POLL_INTERVAL_MS: '20',
         TELEGRAM_BOT_TOKEN: 'x',
+        TELEGRAM_API_URL: telegram.apiUrl,
         WEB_PUSH_VAPID_PUBLIC_KEY: vapid.publicKey,
         WEB_PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
         WEB_PUSH_SUBJECT: 'mailto:ops@example.com',
       },
     });
   });
-  after(() => service.stop());
+  after(async () => {
+    await service.stop();
+    await Promise.all([smtp.close(), telegram.close()]);
+  });
 
   it('adds each kind of channel signed by the account, and lists them at once', async () => {
     const alice = client();
@@ -193,6 +251,15 @@ describe('HTTP: subscriptions', () => {
     const push = CHANNELS[2] as Extract<Channel, { kind: 'webpush' }>;
     expect(added[2]!.channel).to.deep.equal({ kind: 'webpush', ...push.subscription });
     expect(added[3]!.channel).to.deep.equal(CHANNELS[3]);
+    // Each destination but the browser's must show it wants the notices; the account is given
+    // the code its Telegram chat is to send the bot.
+    expect(added.map((a) => a.verification)).to.deep.equal([
+      { status: 'pending', method: 'webhookChallenge' },
+      { status: 'pending', method: 'emailCode' },
+      { status: 'verified', method: 'pushSubscription' },
+      { status: 'pending', method: 'telegramCode', code: added[3]!.verification.code },
+    ]);
+    expect(added[3]!.verification.code).to.match(/^[0-9A-HJKMNP-TV-Z]{16}$/);
 
     const listed = await alice.list();
     expect(listed.status).to.equal(200);
@@ -241,9 +308,11 @@ describe('HTTP: subscriptions', () => {
 
   it('answers the same channel again with the existing subscription (200, no secret)', async () => {
     const carol = client();
-    const first = await carol.add(CHANNELS[0]!);
+    const issuedAt = now();
+    const first = await carol.add(CHANNELS[0]!, { issuedAt });
     expect(first.status).to.equal(201);
-    const again = await carol.add(CHANNELS[0]!);
+    // Signed anew (the same request signed for the same second is that request again).
+    const again = await carol.add(CHANNELS[0]!, { issuedAt: issuedAt - 1 });
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal({
       ...first.body,
@@ -258,22 +327,24 @@ describe('HTTP: subscriptions', () => {
 
   it('removes a subscription signed in the body or in the headers; then it is gone', async () => {
     const dave = client();
-    const hook = (await dave.add(CHANNELS[0]!)).body;
-    const chat = (await dave.add(CHANNELS[3]!)).body;
-    const removed = await dave.remove(hook.id);
+    const issuedAt = now();
+    const hook = (await dave.add(CHANNELS[0]!, { issuedAt })).body;
+    const chat = (await dave.add(CHANNELS[3]!, { issuedAt })).body;
+    const removed = await dave.remove(hook.id, { issuedAt });
     expect(removed.status).to.equal(200);
     expect(removed.body).to.have.keys(['id', 'account', 'removedAt']);
     expect((await dave.list()).body.map((s) => s.id)).to.deep.equal([chat.id]);
     expect((await dave.remove(chat.id, { in: 'headers' })).status).to.equal(200);
     expect((await dave.list()).body).to.deep.equal([]);
 
-    const again = await dave.remove(hook.id);
+    // Signed anew: the same signed removal again would be refused as used.
+    const again = await dave.remove(hook.id, { issuedAt: issuedAt - 1 });
     expect(again.status).to.equal(404);
     expect(again.body.errorType).to.equal('SubscriptionNotFound');
     const unknown = await dave.remove('00000000-0000-4000-8000-000000000000');
     expect(unknown.status).to.equal(404);
     // Removed, it can be added again: a new subscription with a new secret.
-    const back = await dave.add(CHANNELS[0]!);
+    const back = await dave.add(CHANNELS[0]!, { issuedAt: issuedAt - 1 });
     expect(back.status).to.equal(201);
     expect(back.body.id).not.to.equal(hook.id);
     expect(back.body.channel.secret).not.to.equal(hook.channel.secret);
@@ -318,7 +389,7 @@ describe('HTTP: subscriptions', () => {
     ];
     const signedWithoutTime = await http<ErrorBody>('POST', frank.path(), {
       channel: CHANNELS[3],
-      signature: await frank.sign('Subscribe', { channel: 'telegram', target: '-1001234567890' }),
+      signature: await frank.sign('Subscribe', signed(CHANNELS[3]!)),
     });
     for (const response of [...cases, signedWithoutTime]) {
       expect(response.status, response.text).to.equal(401);
@@ -434,6 +505,130 @@ describe('HTTP: subscriptions', () => {
     expect(events.map((e) => e.revision)).to.deep.equal([0n, 1n, 2n, 3n, 4n]);
     const listed = await http<Subscription[]>('GET', olga.path(), undefined, withKey());
     expect(listed.body).to.have.length(5);
+  });
+
+  it('publishes what requests are signed with: this deployment’s domain and the structs', async () => {
+    const response = await http<{ domain: Domain; types: typeof TYPES.Subscribe }>(
+      'GET',
+      `${service.url}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`,
+    );
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    const [identified] = await service.ledger.readStream('deployment');
+    const { deploymentId } = identified!.data as { deploymentId: string };
+    expect(deploymentId).to.match(/^0x[0-9a-f]{64}$/);
+    expect(response.body.domain).to.deep.equal({
+      name: 'batchbook notifications',
+      version: '2',
+      salt: deploymentId,
+    });
+    for (const type of Object.values(TYPES)) expect(response.body.types).to.deep.include(type);
+    // Another instance of this deployment (the same ledger) signs in the same domain.
+    const twin = await startTestService({
+      databaseUrl: service.databaseUrl,
+      env: { NOTIFICATIONS_API_KEY: 'test-key' },
+    });
+    try {
+      expect(await domainOf(twin.url)).to.deep.equal(response.body.domain);
+    } finally {
+      await twin.stop();
+    }
+  });
+
+  it('takes a signed request once: replayed, even after the channel was removed, it is refused', async () => {
+    const mia = client();
+    const addition = await mia.addition(HOOK);
+    const first = await http<Subscription>('POST', mia.path(), addition);
+    expect(first.status).to.equal(201);
+    const issuedAt = now();
+    const removal = {
+      issuedAt,
+      signature: await mia.sign('Unsubscribe', { id: first.body.id }, issuedAt),
+    };
+    const member = `${mia.path()}/${first.body.id}`;
+    expect((await http('DELETE', member, removal)).status).to.equal(200);
+    const before = await stream(mia.account);
+
+    // Within its window, the same signed body again: no new secret for whoever replays it.
+    const replayed = await http<ErrorBody>('POST', mia.path(), addition);
+    expect(replayed.status, replayed.text).to.equal(401);
+    expect(replayed.body.errorType).to.equal('Unauthorized');
+    expect(replayed.body.description).to.match(/used already/);
+    const removedAgain = await http<ErrorBody>('DELETE', member, removal);
+    expect(removedAgain.status).to.equal(401);
+    expect(await stream(mia.account)).to.deep.equal(before);
+    // Signed anew, the account adds it again.
+    expect((await mia.add(HOOK, { issuedAt: addition.issuedAt - 1 })).status).to.equal(201);
+  });
+
+  it('refuses a request signed for another deployment, writing nothing', async () => {
+    const nora = client();
+    const elsewhere = { ...(await domainOf(service.url)), salt: hexlify(randomBytes(32)) };
+    const issuedAt = now();
+    const signature = await nora.sign('Subscribe', signed(HOOK), issuedAt, nora.wallet, elsewhere);
+    const response = await http<ErrorBody>('POST', nora.path(), {
+      channel: HOOK,
+      issuedAt,
+      signature,
+    });
+    expect(response.status).to.equal(401);
+    expect(await stream(nora.account)).to.deep.equal([]);
+  });
+
+  it('signs the whole push subscription: other keys under its signature are refused', async () => {
+    const omar = client();
+    const mine = pushChannel('https://push.example.com/send/omar') as Extract<
+      Channel,
+      { kind: 'webpush' }
+    >;
+    const { issuedAt, signature } = await omar.addition(mine);
+    const theirs = pushChannel(mine.subscription.endpoint);
+    const swapped = await http<ErrorBody>('POST', omar.path(), {
+      channel: theirs,
+      issuedAt,
+      signature,
+    });
+    expect(swapped.status).to.equal(401);
+    expect(await stream(omar.account)).to.deep.equal([]);
+    expect(
+      (await http('POST', omar.path(), { channel: mine, issuedAt, signature })).status,
+    ).to.equal(201);
+  });
+
+  it('verifies an e-mail address by the code mailed to it, and by no other', async () => {
+    const pia = client();
+    const address = `pia-${randomUUID()}@example.com`;
+    const added = await pia.add({ kind: 'email', address });
+    expect(added.status).to.equal(201);
+    await waitFor(() => smtp.mails.some((m) => m.to.includes(address)), {
+      description: 'the verification e-mail',
+    });
+    const mail = smtp.mails.find((m) => m.to.includes(address))!;
+    const code = /\b(?:[0-9A-Z]{4}-){3}[0-9A-Z]{4}\b/.exec(mail.text)![0];
+    // Only the mailbox has it.
+    expect(added.text).not.to.include(code.replace(/-/g, ''));
+    expect((await pia.list()).text).not.to.include(code.replace(/-/g, ''));
+
+    const verification = `${pia.path()}/${added.body.id}/verification`;
+    const before = await stream(pia.account);
+    const wrong = await http<ErrorBody>('POST', verification, { code: '0000-0000-0000-0000' });
+    expect(wrong.status).to.equal(400);
+    expect(wrong.body.errorType).to.equal('InvalidVerificationCode');
+    expect(await stream(pia.account)).to.deep.equal(before);
+
+    const verified = await http<{ id: string; account: string; verifiedAt: string }>(
+      'POST',
+      verification,
+      { code: code.toLowerCase() },
+    );
+    expect(verified.status, verified.text).to.equal(200);
+    expect(verified.body).to.include({ id: added.body.id, account: pia.account });
+    const listed = await pia.list();
+    expect(listed.body[0]!.verification).to.deep.equal({ status: 'verified', method: 'emailCode' });
+    const again = await http<{ verifiedAt: string }>('POST', verification, { code });
+    expect(again.body.verifiedAt).to.equal(verified.body.verifiedAt);
+    const types = (await stream(pia.account)).map((e) => e.type);
+    expect(types).to.deep.equal(['SubscriptionAdded', 'SubscriptionVerified']);
   });
 
   it('answers 405 to other methods on these paths', async () => {

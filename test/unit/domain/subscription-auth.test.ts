@@ -1,23 +1,27 @@
 /**
  * Subscription authorisation and decisions: the typed data matches ethers' encoder (and pinned
- * hashes), only the account's own signature over the very action within the issuedAt window
- * authorises, the API key is compared exactly, and channels and decisions follow the rules.
+ * hashes), only the account's own signature over the very action (the whole channel, push keys
+ * included) in this deployment's domain within the issuedAt window authorises, a signature
+ * writes once, the API key is compared exactly, and channels and decisions follow the rules.
  */
 import { createECDH } from 'node:crypto';
 import { expect } from 'chai';
 import { TypedDataEncoder, Wallet, type TypedDataField } from 'ethers';
-import type { Hex, SubscriptionAddedV1 } from '../../../src/domain/events.js';
+import type { Hex, SubscriptionAddedV2 } from '../../../src/domain/events.js';
 import { bytesToHex } from '../../../src/domain/hex.js';
 import {
   ISSUED_AT_WINDOW_SECONDS,
-  SUBSCRIPTIONS_DOMAIN,
-  SUBSCRIPTIONS_DOMAIN_SEPARATOR,
+  SUBSCRIPTION_STRUCTS,
   authoriseSubscriptionAction,
   decideSubscribe,
-  decideUnsubscribe,
+  findSubscription,
   foldSubscriptions,
   parseChannel,
+  signatureUsed,
   subscriptionActionDigest,
+  subscriptionsDomain,
+  subscriptionsDomainSeparator,
+  type ActiveSubscription,
   type ChannelRequest,
   type SubscriptionAction,
   type SubscriptionCredentials,
@@ -30,6 +34,8 @@ const TYPES: Record<string, Record<string, TypedDataField[]>> = {
       { name: 'account', type: 'address' },
       { name: 'channel', type: 'string' },
       { name: 'target', type: 'string' },
+      { name: 'p256dh', type: 'string' },
+      { name: 'auth', type: 'string' },
       { name: 'issuedAt', type: 'uint256' },
     ],
   },
@@ -53,9 +59,41 @@ const stranger = new Wallet('0x6cbed15c793ce57650b9877cf6fa156fbef513c4e6134f022
 const account = owner.address.toLowerCase() as Hex;
 const NOW = 1_700_000_000;
 const ID = '6f1c2a7e-0d3b-4c55-9a8e-1b2c3d4e5f60';
+/** This deployment's identity, and another's. */
+const DEPLOYMENT = `0x${'5a'.repeat(32)}` as Hex;
+const ELSEWHERE = `0x${'a5'.repeat(32)}` as Hex;
+const DOMAIN = subscriptionsDomain(DEPLOYMENT);
+const SEPARATOR = subscriptionsDomainSeparator(DEPLOYMENT);
+
+const subscribeTo = (target: string): SubscriptionAction => ({
+  kind: 'subscribe',
+  account,
+  channel: 'webhook',
+  target,
+  p256dh: '',
+  auth: '',
+});
+
+const pushAction: SubscriptionAction = {
+  kind: 'subscribe',
+  account,
+  channel: 'webpush',
+  target: 'https://push.example/send/1',
+  p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+  auth: 'tBHItJI5svbpez7KI4CCXg',
+};
+
+/** The digests of these tests' actions, as ethers computed them when they were written. */
+const PINNED = {
+  domain: '0xd9f0ce752088501c5ad392fe6ddcc4d7a6cd81bd3feb4f8ef0b47bcd1b3b6a35',
+  subscribe: '0x92f3b909fb79f795c684a44f07a819900aaa70068cf16d5c6f5d846244032ad3',
+  list: '0xb5e1a078827e0e5a366358153e2ee28b8a36da9caa5f5618a559ab2e82d0ad65',
+  unsubscribe: '0x139c9d26c26e484e6aabe5afef50db179b272bf0417f5ebe2055d94c1a36a9a6',
+  push: '0xa89cbb4036fa7d27c2c836f6d20283d7059441790ad2a1251e2af95cab08b1b9',
+};
 
 const actions: SubscriptionAction[] = [
-  { kind: 'subscribe', account, channel: 'webhook', target: 'https://example.com/hook' },
+  subscribeTo('https://example.com/hook'),
   { kind: 'list', account },
   { kind: 'unsubscribe', account, id: ID },
 ];
@@ -66,12 +104,13 @@ function message(action: SubscriptionAction, issuedAt: number): Record<string, u
   return { ...fields, issuedAt };
 }
 
-const sign = (wallet: Wallet, action: SubscriptionAction, issuedAt: number): Promise<Hex> =>
-  wallet.signTypedData(
-    SUBSCRIPTIONS_DOMAIN,
-    TYPES[action.kind]!,
-    message(action, issuedAt),
-  ) as Promise<Hex>;
+const sign = (
+  wallet: Wallet,
+  action: SubscriptionAction,
+  issuedAt: number,
+  domain = DOMAIN,
+): Promise<Hex> =>
+  wallet.signTypedData(domain, TYPES[action.kind]!, message(action, issuedAt)) as Promise<Hex>;
 
 function authorise(
   action: SubscriptionAction,
@@ -82,44 +121,63 @@ function authorise(
     action,
     credentials: { apiKey: null, signature: null, issuedAt: null, ...credentials },
     configuredApiKey: options.configuredApiKey ?? null,
+    domainSeparator: SEPARATOR,
     nowSeconds: options.nowSeconds ?? NOW,
   });
 }
 
 describe('subscription authorisation', () => {
   describe('typed data', () => {
-    it('has a chain-independent domain separator equal to ethers’', () => {
-      expect(bytesToHex(SUBSCRIPTIONS_DOMAIN_SEPARATOR)).to.equal(
-        TypedDataEncoder.hashDomain(SUBSCRIPTIONS_DOMAIN),
-      );
-      expect(bytesToHex(SUBSCRIPTIONS_DOMAIN_SEPARATOR)).to.equal(
-        '0x77413e3f3ce75700ff55183c4668978c2853f76d0c1b5d5bc396cc7c80ad96d3',
-      );
+    it('has a chain-independent domain separator per deployment, equal to ethers’', () => {
+      expect(DOMAIN).to.deep.equal({
+        name: 'batchbook notifications',
+        version: '2',
+        salt: DEPLOYMENT,
+      });
+      expect(bytesToHex(SEPARATOR)).to.equal(TypedDataEncoder.hashDomain(DOMAIN));
+      expect(bytesToHex(SEPARATOR)).to.equal(PINNED.domain);
+      expect(bytesToHex(subscriptionsDomainSeparator(ELSEWHERE))).not.to.equal(PINNED.domain);
+    });
+
+    it('publishes the structs a wallet signs, as these tests spell them', () => {
+      for (const types of Object.values(TYPES)) {
+        for (const [name, members] of Object.entries(types)) {
+          expect(SUBSCRIPTION_STRUCTS[name as keyof typeof SUBSCRIPTION_STRUCTS]).to.deep.equal(
+            members,
+          );
+        }
+      }
+      expect(SUBSCRIPTION_STRUCTS.EIP712Domain).to.deep.equal([
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'salt', type: 'bytes32' },
+      ]);
     });
 
     it('hashes each action as ethers’ TypedDataEncoder does, and stably', () => {
-      const pinned = {
-        subscribe: '0xcd120d4bb3c1bd2a8bd00b15f07dcf8ce88afe9bf5db0b6ea6be87cc2142efc7',
-        list: '0xe7a08ba55659f6505d0443e3da17c81b61f0ad5f69a221dc14fbc93d7bab42b4',
-        unsubscribe: '0x4513abd84308ea32d118a74bbe8135d87690db321ac8b128358deb2438fab93d',
-      };
       const fixed = '0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1' as Hex;
-      for (const action of actions) {
+      for (const action of [...actions, pushAction]) {
         const at = { ...action, account: fixed };
-        const digest = bytesToHex(subscriptionActionDigest(at, NOW));
+        const digest = bytesToHex(subscriptionActionDigest(SEPARATOR, at, NOW));
         expect(digest, action.kind).to.equal(
-          TypedDataEncoder.hash(SUBSCRIPTIONS_DOMAIN, TYPES[action.kind]!, message(at, NOW)),
+          TypedDataEncoder.hash(DOMAIN, TYPES[action.kind]!, message(at, NOW)),
         );
-        expect(digest, action.kind).to.equal(pinned[action.kind]);
+        const pinned = action === pushAction ? PINNED.push : PINNED[action.kind];
+        expect(digest, action.kind).to.equal(pinned);
       }
     });
 
-    it('binds every field: a different target, channel, id or time is a different digest', () => {
+    it('binds every field: another target, channel, key, id, time or deployment is another digest', () => {
       const base = actions[0] as Extract<SubscriptionAction, { kind: 'subscribe' }>;
-      const digest = (a: SubscriptionAction, t = NOW) => bytesToHex(subscriptionActionDigest(a, t));
+      const digest = (a: SubscriptionAction, t = NOW, separator = SEPARATOR) =>
+        bytesToHex(subscriptionActionDigest(separator, a, t));
       const variants = [
         digest({ ...base, target: 'https://example.com/other' }),
         digest({ ...base, channel: 'email' }),
+        digest(pushAction),
+        digest({ ...pushAction, p256dh: 'BOther' }),
+        digest({ ...pushAction, auth: 'other' }),
+        digest(base, NOW, subscriptionsDomainSeparator(ELSEWHERE)),
         digest(base, NOW + 1),
         digest({ kind: 'unsubscribe', account, id: `${ID.slice(0, -1)}1` }),
         digest(actions[2]!),
@@ -129,14 +187,27 @@ describe('subscription authorisation', () => {
   });
 
   describe('signatures', () => {
-    it('accepts the account’s own signature over each action', async () => {
+    it('accepts the account’s own signature over each action, and names its digest', async () => {
       for (const action of actions) {
         const signature = await sign(owner, action, NOW);
         expect(authorise(action, { signature, issuedAt: NOW }), action.kind).to.deep.equal({
           ok: true,
           by: 'signature',
+          digest: bytesToHex(subscriptionActionDigest(SEPARATOR, action, NOW)),
         });
       }
+    });
+
+    it('refuses a signature made for another deployment', async () => {
+      for (const action of actions) {
+        const signature = await sign(owner, action, NOW, subscriptionsDomain(ELSEWHERE));
+        expect(authorise(action, { signature, issuedAt: NOW }).ok, action.kind).to.equal(false);
+      }
+    });
+
+    it('refuses a push subscription signed with other keys', async () => {
+      const signature = await sign(owner, { ...pushAction, auth: 'c3RvbGVu' }, NOW);
+      expect(authorise(pushAction, { signature, issuedAt: NOW }).ok).to.equal(false);
     });
 
     it('refuses a signature by another key, naming the signer', async () => {
@@ -151,18 +222,13 @@ describe('subscription authorisation', () => {
     });
 
     it('refuses a signature over another action or another issuedAt', async () => {
-      const add: SubscriptionAction = {
-        kind: 'subscribe',
-        account,
-        channel: 'webhook',
-        target: 'https://example.com/hook',
-      };
+      const add = subscribeTo('https://example.com/hook');
       const [, list, remove] = actions as [unknown, SubscriptionAction, SubscriptionAction];
       const listSignature = await sign(owner, list, NOW);
       expect(authorise(add, { signature: listSignature, issuedAt: NOW }).ok).to.equal(false);
       expect(authorise(remove, { signature: listSignature, issuedAt: NOW }).ok).to.equal(false);
       expect(authorise(list, { signature: listSignature, issuedAt: NOW - 1 }).ok).to.equal(false);
-      const otherTarget = await sign(owner, { ...add, target: 'https://evil.example' }, NOW);
+      const otherTarget = await sign(owner, subscribeTo('https://evil.example'), NOW);
       expect(authorise(add, { signature: otherTarget, issuedAt: NOW }).ok).to.equal(false);
     });
 
@@ -200,6 +266,7 @@ describe('subscription authorisation', () => {
       expect(authorise(action, { apiKey: 'k3y' }, { configuredApiKey: 'k3y' })).to.deep.equal({
         ok: true,
         by: 'apiKey',
+        digest: null,
       });
     });
 
@@ -252,7 +319,12 @@ describe('subscription channels', () => {
     ];
     for (const [request, target] of cases) {
       const parsed = parseChannel(request, local);
-      expect(parsed, JSON.stringify(request)).to.include({ ok: true, target });
+      expect(parsed.ok && parsed.signed, JSON.stringify(request)).to.deep.equal({
+        channel: request.kind,
+        target,
+        p256dh: request.kind === 'webpush' ? p256dh : '',
+        auth: request.kind === 'webpush' ? auth : '',
+      });
     }
     const pushed = parseChannel(push('https://push.example/1'), publicOnly);
     expect(pushed.ok && pushed.channel).to.deep.equal({
@@ -325,46 +397,89 @@ describe('subscription channels', () => {
 });
 
 describe('subscription decisions', () => {
-  const added = (id: string, channel: SubscriptionAddedV1['channel']): SubscriptionAddedV1 => ({
+  const added = (
+    id: string,
+    channel: SubscriptionAddedV2['channel'],
+    signedDigest: Hex | null = null,
+  ): SubscriptionAddedV2 => ({
     id,
     account,
     channel,
     addedAt: '2024-01-01T00:00:00.000Z',
-    authorisedBy: 'signature',
+    authorisedBy: signedDigest ? 'signature' : 'apiKey',
+    signedDigest,
+    verification: { method: 'telegramCode', code: '0123456789ABCDEF' },
   });
+  const pending = (s: SubscriptionAddedV2): ActiveSubscription => ({ ...s, verifiedAt: null });
+  const digests = [1, 2, 3].map((n) => `0x${String(n).repeat(64)}` as Hex);
   const hook = added('a', { kind: 'webhook', url: 'https://example.com/hook', secret: 's' });
-  const mail = added('b', { kind: 'email', address: 'alice@example.com' });
+  const mail = added('b', { kind: 'email', address: 'alice@example.com' }, digests[0]!);
+  const chat = added('c', { kind: 'telegram', chatId: '42' });
 
-  it('folds additions and removals into the active subscriptions, oldest first', () => {
-    const active = foldSubscriptions([
+  it('folds additions, verifications and removals into the active subscriptions, oldest first', () => {
+    const folded = foldSubscriptions([
       { type: 'SubscriptionAdded', data: hook },
       { type: 'SubscriptionAdded', data: mail },
+      { type: 'SubscriptionAdded', data: chat },
+      {
+        type: 'SubscriptionVerified',
+        data: { id: 'c', account, method: 'telegramCode', verifiedAt: '2024-01-02T00:00:00.000Z' },
+      },
       {
         type: 'SubscriptionRemoved',
-        data: { id: 'a', account, removedAt: '2024-01-02T00:00:00.000Z', authorisedBy: 'apiKey' },
+        data: {
+          id: 'a',
+          account,
+          removedAt: '2024-01-02T00:00:00.000Z',
+          authorisedBy: 'signature',
+          signedDigest: digests[1]!,
+        },
       },
     ]);
-    expect(active).to.deep.equal([mail]);
+    expect(folded.active).to.deep.equal([
+      pending(mail),
+      { ...chat, verifiedAt: '2024-01-02T00:00:00.000Z' },
+    ]);
+    // Every signed request that wrote, whatever became of what it wrote.
+    expect([...folded.usedDigests]).to.deep.equal([digests[0], digests[1]]);
+    expect(signatureUsed(folded, digests[1]!)).to.match(/used already/);
+    expect(signatureUsed(folded, digests[2]!)).to.equal(null);
+    expect(signatureUsed(folded, null)).to.equal(null);
+  });
+
+  it('counts a web push subscription verified as it is added', () => {
+    const browser = {
+      ...added('d', {
+        kind: 'webpush',
+        endpoint: 'https://push.example/1',
+        keys: { p256dh: 'k', auth: 'a' },
+      }),
+      verification: { method: 'pushSubscription' as const },
+    };
+    expect(foldSubscriptions([{ type: 'SubscriptionAdded', data: browser }]).active).to.deep.equal([
+      { ...browser, verifiedAt: browser.addedAt },
+    ]);
   });
 
   it('adds a new channel, returns an existing one, and refuses past the limit', () => {
-    expect(decideSubscribe([hook], { kind: 'webhook', url: 'https://example.com/other' })).to.eql({
+    const [h, m] = [pending(hook), pending(mail)];
+    expect(decideSubscribe([h], { kind: 'webhook', url: 'https://example.com/other' })).to.eql({
       kind: 'add',
     });
-    expect(decideSubscribe([hook, mail], { kind: 'email', address: 'ALICE@example.com' })).to.eql({
+    expect(decideSubscribe([h, m], { kind: 'email', address: 'ALICE@example.com' })).to.eql({
       kind: 'existing',
-      subscription: mail,
+      subscription: m,
     });
-    expect(decideSubscribe([hook], { kind: 'webhook', url: 'https://example.com/hook' })).to.eql({
+    expect(decideSubscribe([h], { kind: 'webhook', url: 'https://example.com/hook' })).to.eql({
       kind: 'existing',
-      subscription: hook,
+      subscription: h,
     });
     // Channels of different kinds never match, whatever their targets.
-    expect(
-      decideSubscribe([mail], { kind: 'telegram', chatId: 'alice@example.com' }).kind,
-    ).to.equal('add');
+    expect(decideSubscribe([m], { kind: 'telegram', chatId: 'alice@example.com' }).kind).to.equal(
+      'add',
+    );
     const full = Array.from({ length: 20 }, (_, i) =>
-      added(`${i}`, { kind: 'telegram', chatId: `${i}` }),
+      pending(added(`${i}`, { kind: 'telegram', chatId: `${i}` })),
     );
     expect(decideSubscribe(full, { kind: 'telegram', chatId: '99' })).to.include({
       kind: 'refused',
@@ -374,9 +489,10 @@ describe('subscription decisions', () => {
     expect(decideSubscribe(full, { kind: 'telegram', chatId: '7' }).kind).to.equal('existing');
   });
 
-  it('removes only an active subscription of the account', () => {
-    expect(decideUnsubscribe([hook, mail], 'b')).to.deep.equal({ ok: true, subscription: mail });
-    expect(decideUnsubscribe([hook, mail], 'c')).to.include({
+  it('finds only an active subscription of the account', () => {
+    const [h, m] = [pending(hook), pending(mail)];
+    expect(findSubscription([h, m], 'b')).to.deep.equal({ ok: true, subscription: m });
+    expect(findSubscription([h, m], 'c')).to.include({
       ok: false,
       errorType: 'SubscriptionNotFound',
     });

@@ -34,6 +34,42 @@ describe('upcast', () => {
     }
   });
 
+  describe('subscriptions', () => {
+    const added = {
+      id: '6f1c2a7e-0d3b-4c55-9a8e-1b2c3d4e5f60',
+      account: OWNER,
+      channel: { kind: 'email', address: 'alice@example.com' },
+      addedAt: '2025-01-01T00:00:00.000Z',
+      authorisedBy: 'signature',
+    };
+    const removed = {
+      id: added.id,
+      account: OWNER,
+      removedAt: '2025-01-02T00:00:00.000Z',
+      authorisedBy: 'signature',
+    };
+
+    it('lifts a v1 subscription to one whose destination never proved anything', () => {
+      for (const [type, data] of [
+        ['SubscriptionAdded', added],
+        ['SubscriptionRemoved', removed],
+      ] as const) {
+        expect(eventPayloadProblem(type, 1, data), type).to.equal(null);
+        const current = upcast(type, 1, structuredClone(data)).data;
+        expect(eventPayloadProblem(type, EVENT_VERSIONS[type], current), type).to.equal(null);
+      }
+      expect(upcast('SubscriptionAdded', 1, structuredClone(added)).data).to.deep.equal({
+        ...added,
+        signedDigest: null,
+        verification: { method: 'legacy' },
+      });
+      expect(upcast('SubscriptionRemoved', 1, structuredClone(removed)).data).to.deep.equal({
+        ...removed,
+        signedDigest: null,
+      });
+    });
+  });
+
   describe('AuctionClosed', () => {
     const SELL = `0x${'0a'.repeat(20)}`;
     const BUY = `0x${'0b'.repeat(20)}`;
