@@ -48,6 +48,8 @@ const GROWS = new Set([
   'read.quotes',
   'read.subscriptions',
   'delivery.outbox',
+  // Accepted subscriptions send their destination a verification request, spending its budget.
+  'delivery.budgets',
 ]);
 /** Streams of the writes a payload may legitimately make. */
 const WRITABLE_STREAMS = /^(appdata|quote|subscriptions)-/;
