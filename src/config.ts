@@ -72,6 +72,15 @@ export interface Config {
    * starts again from its checkpoints, instead of growing the whole process.
    */
   projectionThreadHeapMb: number;
+  /** When `/ready` and `/{network}/api/v1/ready` answer 503 (src/readiness.ts). */
+  readiness: {
+    /** Seconds the oldest event a projector has yet to apply may wait. */
+    maxProjectionLagSeconds: number;
+    /** Confirmed blocks an indexer may have yet to read. */
+    maxIndexerLagBlocks: number;
+    /** Milliseconds each dependency has to answer. */
+    timeoutMs: number;
+  };
   /** The HTTP server's bounds on slow clients (src/http/server.ts). */
   http: {
     /** Milliseconds a request's head and body have to arrive: 408 past it. */
@@ -488,6 +497,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),
+    readiness: {
+      maxProjectionLagSeconds: integer(env, 'READY_PROJECTION_LAG_SECONDS', 30, 0, 86_400),
+      maxIndexerLagBlocks: integer(env, 'READY_INDEXER_LAG_BLOCKS', 20, 0, 1_000_000),
+      timeoutMs: integer(env, 'READY_TIMEOUT_MS', 2_000, 10, 60_000),
+    },
     http: {
       requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 10, 600_000),
       maxConnectionsPerClient: integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 64, 0, 1_000_000),

@@ -65,6 +65,8 @@ export interface ProjectionThreadEngine extends ProjectionEngine {
    * thread busy that long is reported by its lag, not here).
    */
   heapUsed(): Promise<number | null>;
+  /** False while the thread starts again after it ended unasked, and once stopped. */
+  running(): boolean;
 }
 
 /** How long `heapUsed` waits for the thread's answer. */
@@ -89,6 +91,8 @@ export async function startProjectionThread(
   /** The `heapUsed` calls waiting for the thread's answer, by the id of their question. */
   const memoryWaits = new Map<number, (heapUsed: number | null) => void>();
   let lastMemoryQuestion = 0;
+  /** A thread has started and not ended since. */
+  let up = false;
 
   /** One thread's life: resolves at 'ready', rejects if it fails or ends before that. */
   const launch = (): Promise<Thread> =>
@@ -112,6 +116,7 @@ export async function startProjectionThread(
             return;
           case 'ready':
             ready = true;
+            up = true;
             readyAt = Date.now();
             resolve({ worker, exited });
             return;
@@ -129,6 +134,7 @@ export async function startProjectionThread(
       // An uncaught exception on the thread; 'exit' follows.
       worker.on('error', (err) => (ready ? onError(err) : reject(err)));
       worker.on('exit', (code) => {
+        if (ready) up = false;
         // An ended thread answers no more.
         for (const answer of memoryWaits.values()) answer(null);
         if (!ready) {
@@ -185,6 +191,7 @@ export async function startProjectionThread(
         thread.worker.postMessage({ type: 'memory', id } satisfies ToProjectionThread);
       });
     },
+    running: () => up && !stopping,
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

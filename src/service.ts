@@ -9,6 +9,7 @@ import knex from 'knex';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
+import { allProjectors } from '../projections/index.js';
 import { AnvilPortInUse } from './chain/devnet/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
 import { startLiveNetworks } from './chain/live-networks.js';
@@ -89,6 +90,7 @@ import { createTokenHolderQueries } from './queries/token-holders.js';
 import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
 import { stopLeftoverServers } from './leftover-servers.js';
+import { createReadiness } from './readiness.js';
 import { StartupError } from './startup-error.js';
 import { runStartupMigrations } from './startup-migrations.js';
 import { eventPayloadProblem } from '../schemas/event-payloads.js';
@@ -467,6 +469,15 @@ export async function startService(
         if (heapUsed !== null) this.set(heapUsed);
       },
     });
+    const readiness = createReadiness({
+      pool,
+      ledger,
+      projections,
+      projectors: allProjectors().map((projector) => projector.name),
+      chains,
+      limits: config.readiness,
+      logger,
+    });
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>
@@ -550,6 +561,7 @@ export async function startService(
         enabled: config.notifications.enabled,
         apiKeyConfigured: config.notifications.apiKey !== null,
       },
+      readiness: (network) => readiness.check(network),
       admin: { apiKey: config.adminApiKey, metrics },
     };
 

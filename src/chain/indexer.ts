@@ -38,6 +38,11 @@ export interface IndexerOptions {
 }
 
 export interface ChainIndexer {
+  /**
+   * Blocks up to `head`'s confirmed one that are not indexed yet (0: caught up), from the
+   * cursor whichever instance leads; null while there is no cursor (before the first pass).
+   */
+  behind(head: number): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -238,11 +243,18 @@ export async function startChainIndexer(
     }
   };
 
-  return startLeaderLoop({
+  const loop = startLeaderLoop({
     requestLeadership: deps.requestLeadership,
     key: ['batchbook.chain.indexer', network.name],
     pollIntervalMs: options.pollIntervalMs,
     logger: log,
     step,
   });
+  return {
+    async behind(head) {
+      const cursor = await store.cursor();
+      return cursor && Math.max(0, head - options.confirmations - cursor.number);
+    },
+    stop: () => loop.stop(),
+  };
 }

@@ -37,6 +37,8 @@ export interface LiveNetworks {
   rpc(network: string): ChainRpc | null;
   /** The price estimator of a network; null when it is not live. */
   prices(network: string): PriceEstimator | null;
+  /** The chain indexer of a network; null when it is not live. */
+  indexer(network: string): ChainIndexer | null;
   stop(): Promise<void>;
 }
 
@@ -44,9 +46,9 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
   const rpcs = new Map<string, ChainRpc>();
   const checks = new Map<string, OrderChainChecks>();
   const prices = new Map<string, PriceEstimator>();
-  const indexers: ChainIndexer[] = [];
+  const indexers = new Map<string, ChainIndexer>();
   const stop = async () => {
-    await Promise.all(indexers.map((i) => i.stop()));
+    await Promise.all([...indexers.values()].map((i) => i.stop()));
     for (const rpc of rpcs.values()) rpc.close();
   };
   try {
@@ -62,7 +64,8 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
         maxBlockRange: options.indexer.maxBlockRange,
         startBlock: options.indexer.startBlocks.get(name) ?? null,
       };
-      indexers.push(
+      indexers.set(
+        name,
         await startChainIndexer(
           {
             rpc,
@@ -89,6 +92,7 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
     },
     rpc: (network) => rpcs.get(network) ?? null,
     prices: (network) => prices.get(network) ?? null,
+    indexer: (network) => indexers.get(network) ?? null,
     stop,
   };
 }

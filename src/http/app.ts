@@ -12,6 +12,7 @@ import { adminRouter } from './routes/admin.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
+import { healthRouter, networkReadinessRouter } from './routes/health.js';
 import { metaRouter } from './routes/meta.js';
 import { notificationsRouter } from './routes/notifications.js';
 import { ordersRouter } from './routes/orders.js';
@@ -40,6 +41,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     metaRouter(deps),
     tradesRouter(deps),
     competitionRouter(deps),
+    networkReadinessRouter(deps),
   ]) {
     perNetwork.use(area.routes());
   }
@@ -56,6 +58,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(within(/^\/accounts\//i, subscriptionsRouter(deps)));
   // An account's notices, on every network: `/accounts/{account}/notifications`.
   app.use(within(/^\/accounts\//i, notificationsRouter(deps)));
+  // Liveness and readiness probes, open to all.
+  app.use(within(/^\/(healthz|ready)\/?$/i, healthRouter(deps)));
   // Operators' endpoints (`/metrics`), behind the admin API key.
   app.use(within(/^\/metrics\/?$/i, adminRouter(deps)));
   // Not gated: it sees every request the routers above leave, as before, so `allowedMethods`

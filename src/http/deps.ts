@@ -59,6 +59,20 @@ export interface Commands {
   verifyEmail(account: Address, id: string, code: string): Promise<VerifyResult>;
 }
 
+/** A part of the service that is not ready, and why (in words safe to show anyone). */
+export interface FailingPart {
+  part: string;
+  reason: string;
+}
+
+/** What `/ready` and `/{network}/api/v1/ready` answer: 200 when ready, else 503. */
+export interface ReadinessReport {
+  ready: boolean;
+  failing: FailingPart[];
+  /** Every part checked: `database`, `projection-thread`, `projector:<name>`, `rpc:<network>`, `indexer:<network>`. */
+  checked: string[];
+}
+
 export interface HttpDeps {
   commands: Commands;
   queries: {
@@ -88,6 +102,8 @@ export interface HttpDeps {
   trustedProxies: number;
   /** GET /accounts/{account}/notifications answers 503 unless both hold (seed §7.4). */
   notificationsApi: { enabled: boolean; apiKeyConfigured: boolean };
+  /** Whether every live network (null) or one network is ready to serve (src/readiness.ts). */
+  readiness(network: string | null): Promise<ReadinessReport>;
   /** Operators' endpoints: the key they need (null: off) and what `/metrics` serves. */
   admin: { apiKey: string | null; metrics: Metrics };
 }

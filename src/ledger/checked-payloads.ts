@@ -35,6 +35,7 @@ export function withPayloadChecks(ledger: Ledger, check: PayloadCheck): Ledger {
     },
     readStream: (stream) => ledger.readStream(stream),
     readAll: (after, batch) => ledger.readAll(after, batch),
+    backlog: (after, cap) => ledger.backlog(after, cap),
     subscribe: (after, options) => ledger.subscribe(after, options),
     comparePositions: (a, b) => ledger.comparePositions(a, b),
     close: () => ledger.close(),

@@ -30,6 +30,7 @@ import {
 import {
   WrongExpectedRevisionError,
   type AppendResult,
+  type Backlog,
   type ExpectedRevision,
   type Ledger,
   type NewEvent,
@@ -153,6 +154,13 @@ export class EventStoreLedger implements Ledger {
       if (seen < wanted) break;
     }
     return found;
+  }
+
+  /** EventStoreDB cannot leave the payloads out: the events are read and counted. */
+  async backlog(after: string | null, cap: number): Promise<Backlog> {
+    if (!Number.isInteger(cap) || cap < 1) throw new RangeError(`backlog: cap ${cap}`);
+    const ahead = await this.readAll(after, cap);
+    return { events: ahead.length, oldest: ahead[0]?.recordedAt ?? null };
   }
 
   subscribe(after: string | null, options: SubscribeOptions = {}): Subscription {

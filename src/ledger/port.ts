@@ -62,6 +62,14 @@ export interface SubscribeOptions {
   streamPrefixes?: readonly string[];
 }
 
+/** What a reader of the all-stream has yet to read. */
+export interface Backlog {
+  /** Events after the reader's position, counted up to the cap asked for. */
+  events: number;
+  /** When the first of them was recorded; null when there is none. */
+  oldest: Date | null;
+}
+
 export interface Ledger {
   append(
     stream: string,
@@ -72,6 +80,11 @@ export interface Ledger {
   readStream(stream: string): Promise<RecordedEvent[]>;
   /** Up to `batch` events strictly after `after` (null: from the start), in all-stream order. */
   readAll(after: string | null, batch: number): Promise<RecordedEvent[]>;
+  /**
+   * How far a reader that has passed `after` (null: nothing yet) is behind the all-stream's
+   * head, counting at most `cap` events. Payloads are not read where the adapter can avoid it.
+   */
+  backlog(after: string | null, cap: number): Promise<Backlog>;
   /** Catch-up subscription: everything after `after`, then live events, each exactly once, in order. */
   subscribe(after: string | null, options?: SubscribeOptions): Subscription;
   /** Orders two positions/checkpoints of this adapter: negative, zero or positive. */

@@ -55,3 +55,26 @@ export async function readPage(
   });
   return rows;
 }
+
+const BACKLOG = `
+SELECT count(*)::int AS events, min(recorded_at) AS oldest FROM (
+  SELECT recorded_at FROM ledger_events
+  WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY transaction_id, global_position
+  LIMIT $3
+) ahead`;
+
+/** The visible rows after `after`, up to `cap` of them, and the oldest one's time. */
+export async function readBacklog(
+  db: pg.Pool,
+  after: PostgresPosition,
+  cap: number,
+): Promise<{ events: number; oldest: Date | null }> {
+  const { rows } = await db.query<{ events: number; oldest: Date | null }>({
+    name: 'ledger-backlog',
+    text: BACKLOG,
+    values: [after.transactionId.toString(), after.globalPosition.toString(), cap],
+  });
+  return rows[0]!;
+}

@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { GroupCommitter, type PreparedEvent } from './postgres-group-commit.js';
 import { Notifier } from './postgres-notifier.js';
-import { readPage } from './postgres-read.js';
+import { readBacklog, readPage } from './postgres-read.js';
 import {
   comparePositions,
   decodePosition,
@@ -29,6 +29,7 @@ import { sharedPageReads, type SharedPageRead } from './postgres-shared-pages.js
 import { PostgresSubscription } from './postgres-subscription.js';
 import type {
   AppendResult,
+  Backlog,
   ExpectedRevision,
   Ledger,
   NewEvent,
@@ -125,6 +126,11 @@ export class PostgresLedger implements Ledger {
     if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`readAll: batch ${batch}`);
     const rows = await readPage(this.pool, after === null ? START : decodePosition(after), batch);
     return rows.map(toRecordedEvent);
+  }
+
+  async backlog(after: string | null, cap: number): Promise<Backlog> {
+    if (!Number.isInteger(cap) || cap < 1) throw new RangeError(`backlog: cap ${cap}`);
+    return readBacklog(this.pool, after === null ? START : decodePosition(after), cap);
   }
 
   subscribe(after: string | null, options: SubscribeOptions = {}): Subscription {

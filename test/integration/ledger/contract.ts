@@ -288,6 +288,30 @@ export function ledgerContract(name: string, makeLedger: () => Promise<LedgerUnd
       });
     });
 
+    describe('backlog', () => {
+      it('counts the events after a position, up to the cap, and dates the first of them', async () => {
+        const start = await mark();
+        expect(await ledger.backlog(start, 10)).to.deep.equal({ events: 0, oldest: null });
+        const prefix = fresh('backlog');
+        await ledger.append(`${prefix}-a`, [event(), event()], 'noStream');
+        await ledger.append(`${prefix}-b`, [event()], 'noStream');
+        const [first] = await ledger.readAll(start, 1);
+        const whole = await ledger.backlog(start, 10);
+        expect(whole.events).to.equal(3);
+        expect(whole.oldest?.getTime()).to.equal(first!.recordedAt.getTime());
+        expect((await ledger.backlog(start, 2)).events).to.equal(2);
+        const [, , last] = await readAllAfter(ledger, start, prefix);
+        expect(await ledger.backlog(last!.position, 10)).to.deep.equal({ events: 0, oldest: null });
+      });
+
+      it('from no position counts from the first event', async () => {
+        await mark();
+        const backlog = await ledger.backlog(null, 1);
+        expect(backlog.events).to.equal(1);
+        expect(backlog.oldest).to.be.instanceOf(Date);
+      });
+    });
+
     describe('subscribe', () => {
       it('catches up from the start, then delivers live events', async () => {
         const prefix = fresh('catchup');
