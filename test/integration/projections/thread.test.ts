@@ -93,6 +93,8 @@ describe('projection thread: the engine on a thread of its own', () => {
 
   it('starts again after it ends unasked and resumes where it stopped, each event applied once', async () => {
     engine = await startProjectionThreadEnding(options(t.url));
+    const thread = engine;
+    expect(thread.running()).to.equal(true);
     const ended = `the projection thread ended (exit code ${ENDED_ON_PURPOSE})`;
     const first = orderPlaced(3);
     await append(t.ledger, 'OrderPlaced', first);
@@ -102,7 +104,9 @@ describe('projection thread: the engine on a thread of its own', () => {
       description: 'the thread to end',
     });
 
-    // Appended while no thread runs (the next starts after a second's backoff).
+    // Not running until the next starts, after a second's backoff (readiness says so).
+    expect(thread.running()).to.equal(false);
+    // Appended while no thread runs.
     await append(t.ledger, 'TradeSettled', tradeSettled(first, { sell: 10n, buy: 20n }));
     const later = [4, 5, 6].map((n) => orderPlaced(n));
     let last = '';
@@ -124,6 +128,9 @@ describe('projection thread: the engine on a thread of its own', () => {
     );
     expect(rows[0]!.n).to.equal(1);
     expect(errors.map((e) => (e as Error).message)).to.deep.equal([ended]);
+    expect(thread.running()).to.equal(true);
+    await thread.stop();
+    expect(thread.running()).to.equal(false);
   });
 
   it('backs off further each time a thread ends soon after it started: 1 s, then 2 s', async () => {
