@@ -6,9 +6,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ProjectionEngine } from '../../projections/runner.js';
 import {
   startProjectionThread,
+  type ProjectionThreadEngine,
   type ProjectionThreadOptions,
 } from '../../src/projection-thread.js';
 
@@ -29,7 +29,7 @@ const ENDING_URL = new URL('./projection-thread-ending-worker.ts', import.meta.u
 export async function startProjectionThreadEnding(
   options: Omit<ProjectionThreadOptions, 'workerUrl'>,
   { endBy = 'exit', times = 1 }: { endBy?: 'exit' | 'out-of-memory'; times?: number } = {},
-): Promise<ProjectionEngine> {
+): Promise<ProjectionThreadEngine> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-thread-'));
   const marker = path.join(dir, 'endings-left');
   await writeFile(marker, String(times));

@@ -92,8 +92,8 @@ describe('projection thread: the engine on a thread of its own', () => {
   });
 
   it('starts again after it ends unasked and resumes where it stopped, each event applied once', async () => {
-    engine = await startProjectionThreadEnding(options(t.url));
-    const thread = engine;
+    const thread = await startProjectionThreadEnding(options(t.url));
+    engine = thread;
     expect(thread.running()).to.equal(true);
     const ended = `the projection thread ended (exit code ${ENDED_ON_PURPOSE})`;
     const first = orderPlaced(3);
