@@ -72,6 +72,8 @@ export interface Config {
    * starts again from its checkpoints, instead of growing the whole process.
    */
   projectionThreadHeapMb: number;
+  /** One log line per answered request. */
+  accessLog: boolean;
   /** When `/ready` and `/{network}/api/v1/ready` answer 503 (src/readiness.ts). */
   readiness: {
     /** Seconds the oldest event a projector has yet to apply may wait. */
@@ -455,6 +457,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     ledger: ledgerConfig(env),
     logLevel: env.LOG_LEVEL || 'info',
+    accessLog: boolean(env, 'ACCESS_LOG', true),
     rpcUrls,
     devnet: {
       enabled: boolean(env, 'DEVNET', true) && !rpcUrls.has('devnet'),

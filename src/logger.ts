@@ -1,6 +1,9 @@
-/** Structured JSON logs (pino). */
-import { pino, type Logger } from 'pino';
+/** Structured JSON logs (pino), with the fields of the work running now (src/log-context.ts). */
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { logFields } from './log-context.js';
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'batchbook' } });
+/** Logs to stdout, or to `destination` (tests read what was logged). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'batchbook' }, mixin: logFields };
+  return destination ? pino(options, destination) : pino(options);
 }

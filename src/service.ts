@@ -553,6 +553,7 @@ export async function startService(
       clock,
       version: config.version,
       logger,
+      accessLog: config.accessLog,
       appDataSizeLimit: config.appDataSizeLimit,
       liveNetworks: chains.names,
       rateLimits: { store: rateLimitStore, ...config.rateLimits },

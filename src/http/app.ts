@@ -8,6 +8,7 @@ import { cors } from './cors.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { resolveNetwork, type NetworkState } from './network.js';
+import { requestLog } from './request-log.js';
 import { adminRouter } from './routes/admin.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
@@ -27,6 +28,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   // outermost trusted proxy appended; entries before it are the client's to write.
   app.proxy = deps.trustedProxies > 0;
   app.maxIpsCount = deps.trustedProxies;
+  app.use(requestLog({ logger: deps.logger, accessLog: deps.accessLog }));
   app.use(deps.admin.metrics.http);
   app.use(errorMiddleware(deps.logger));
   app.use(cors);

@@ -5,20 +5,25 @@
  * 408 `RequestTimeout`, then the connection closes, as Node's own handler does.
  */
 import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import { REQUEST_ID_HEADER } from './request-log.js';
 
-/** A whole HTTP/1.1 answer with a JSON error body, written straight to a socket. */
+/**
+ * A whole HTTP/1.1 answer with a JSON error body, to write straight to a socket: each answer
+ * made carries a request id of its own, as every response does.
+ */
 export function rawJsonAnswer(
   status: number,
   reason: string,
   errorType: string,
   description: string,
-): string {
+): () => string {
   const body = JSON.stringify({ errorType, description });
-  return (
+  const head =
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  );
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n`;
+  return () => `${head}${REQUEST_ID_HEADER}: ${randomUUID()}\r\n\r\n${body}`;
 }
 
 const TOO_LARGE = rawJsonAnswer(
@@ -40,7 +45,7 @@ const TIMED_OUT = rawJsonAnswer(
   'the request did not arrive within the deadline',
 );
 
-const ANSWERS: Readonly<Record<string, string>> = {
+const ANSWERS: Readonly<Record<string, () => string>> = {
   HPE_HEADER_OVERFLOW: TOO_LARGE,
   ERR_HTTP_REQUEST_TIMEOUT: TIMED_OUT,
 };
@@ -54,6 +59,6 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    socket.end(ANSWERS[error.code ?? ''] ?? MALFORMED);
+    socket.end((ANSWERS[error.code ?? ''] ?? MALFORMED)());
   });
 }

@@ -49,5 +49,5 @@ function refuse(socket: Socket, lingerMs: number): void {
   // What the client sends meanwhile is read and dropped: closing on unread data would reset the
   // connection, and the answer with it.
   socket.resume();
-  socket.end(TOO_MANY_CONNECTIONS);
+  socket.end(TOO_MANY_CONNECTIONS());
 }

@@ -93,6 +93,8 @@ export interface HttpDeps {
   clock: () => Date;
   version: string;
   logger: Logger;
+  /** One log line per answered request (method, route pattern, status, duration, id). */
+  accessLog: boolean;
   appDataSizeLimit: number;
   /** Networks with a chain connection; the others refuse writes. */
   liveNetworks: ReadonlySet<string>;

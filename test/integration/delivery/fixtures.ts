@@ -1,7 +1,8 @@
 /** A fresh database with the delivery outbox, rows to put in it, and the worker's config. */
 import { randomUUID } from 'node:crypto';
 import knex, { type Knex } from 'knex';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../../../src/logger.js';
 import { migrateOutbox } from '../../../projections/notices/outbox.js';
 import type { NotificationsConfig } from '../../../src/config.js';
 import type { Notice } from '../../../src/delivery/channel.js';
@@ -148,16 +149,16 @@ export function answeredChallenges(): {
   };
 }
 
-/** A logger that keeps what it logs (as parsed JSON lines) for assertions. */
+/**
+ * The service's logger, keeping what it logs (as parsed JSON lines) for assertions: the fields
+ * of the work running (a request's id) included.
+ */
 export function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'debug' },
-    {
-      write(line: string) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      },
+  const logger = createLogger('debug', {
+    write(line: string) {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
     },
-  );
+  });
   return { logger, lines };
 }
