@@ -65,6 +65,8 @@ export interface Config {
   };
   /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
   maxLimitOrdersPerOwner: number;
+  /** Milliseconds between two sweeps of expired quotes out of the quote store. */
+  quoteSweepIntervalMs: number;
   /** Upper bound a write waits for its own projection before answering (read-your-writes). */
   readYourWritesTimeoutMs: number;
   /**
@@ -442,6 +444,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     appDataSizeLimit: integer(env, 'APP_DATA_SIZE_LIMIT', 8192, 2, 1_048_576),
     maxLimitOrdersPerOwner: integer(env, 'MAX_LIMIT_ORDERS_PER_OWNER', 10, 0, 1_000_000),
+    quoteSweepIntervalMs: integer(env, 'QUOTE_SWEEP_INTERVAL_MS', 60_000, 10, 3_600_000),
     auction: {
       intervalMs: integer(env, 'AUCTION_INTERVAL_MS', 12_000, 100, 3_600_000),
       // The devnet mines on demand: a short interval keeps a demo trade quick.

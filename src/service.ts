@@ -21,6 +21,9 @@ import { cancelOrders } from './commands/cancel-orders.js';
 import { createQuote } from './commands/create-quote.js';
 import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
+import type { QuotePricingDeps } from './commands/quote-pricing.js';
+import { createQuoteStore } from './commands/quote-store.js';
+import { startQuoteSweeper } from './commands/quote-sweeper.js';
 import { registerAppData } from './commands/register-app-data.js';
 import {
   authoriseListing,
@@ -363,7 +366,19 @@ export async function startService(
     const registry = createAppDataRegistry(ledger);
     const writeDeps = { ledger, clock };
     const quotes = createQuoteQueries(db);
-    const nextQuoteId = await createSequence(pool, 'batchbook_quote_ids');
+    const quoteStore = createQuoteStore(db);
+    const sweeper = startQuoteSweeper({
+      store: quoteStore,
+      clock,
+      intervalMs: config.quoteSweepIntervalMs,
+      logger,
+    });
+    stack.push(() => sweeper.stop());
+    const quotePricing = (network: string): QuotePricingDeps => ({
+      prices: chains.prices(network)!,
+      solverQuotes: solverQuotes.get(network) ?? null,
+      solver: BUILT_IN_QUOTER,
+    });
     const orderRules = {
       appData: registry,
       denyList: config.denyList,
@@ -426,10 +441,8 @@ export async function startService(
             {
               ...writeDeps,
               ...orderRules,
-              prices: chains.prices(network.name)!,
-              solverQuotes: solverQuotes.get(network.name) ?? null,
-              nextQuoteId,
-              solver: BUILT_IN_QUOTER,
+              ...quotePricing(network.name),
+              store: quoteStore,
             },
             network,
             body,

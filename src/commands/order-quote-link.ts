@@ -3,12 +3,13 @@
  * prices this order and has not expired, else the best unexpired quote that does. None is
  * fine: a limit order may be placed without a quote.
  */
-import type { LinkedQuote, OrderData, QuoteCreatedV1 } from '../domain/events.js';
+import type { LinkedQuote, OrderData } from '../domain/events.js';
 import {
   quotableOrder,
   quoteMatches,
   scaledQuoteAmounts,
   type QuotableOrder,
+  type StoredQuote,
 } from '../domain/quote.js';
 import type { QuoteQueries } from '../queries/quotes.js';
 
@@ -23,7 +24,7 @@ function value(quote: LinkedQuote): number {
   return Number(quote.buyAmount) / (Number(quote.sellAmount) + gasInSellToken);
 }
 
-function linked(quote: QuoteCreatedV1, order: QuotableOrder): LinkedQuote {
+function linked(quote: StoredQuote, order: QuotableOrder): LinkedQuote {
   return {
     id: quote.id,
     gasAmount: quote.gasAmount,

@@ -17,10 +17,7 @@ export function quotesRouter(deps: HttpDeps): Router<NetworkState> {
 
   router.post('/api/v1/quote', rateLimitQuotes(deps), jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderQuote, ctx.request.body);
-    const created = await deps.commands.createQuote(ctx.state.network, body);
-    // An order placed right after its quote must find it.
-    if (created.position) await deps.readYourWrites('quotes', created.position);
-    ctx.body = created.response;
+    ctx.body = await deps.commands.createQuote(ctx.state.network, body);
   });
 
   router.get('/api/v1/token/:token/native_price', rateLimitPrices(deps), async (ctx) => {

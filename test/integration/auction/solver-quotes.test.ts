@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
 import type { Auction } from '../../../src/auction/solver-api/types.js';
-import type { Address, QuoteCreatedV1 } from '../../../src/domain/events.js';
+import type { Address } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
+import { storedQuote } from '../../support/quote-store.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { expectSolverApi } from '../../support/solver-engine-openapi.js';
 import { startSolverServer, type SolverServer } from '../../support/solver-server.js';
@@ -101,10 +102,8 @@ describe('quotes from solvers', function () {
     return body;
   };
 
-  const storedSolver = async (id: number) => {
-    const [event] = await service.ledger.readStream(`quote-devnet-${id}`);
-    return (event!.data as QuoteCreatedV1).solver;
-  };
+  const storedSolver = async (id: number) =>
+    (await storedQuote(service.databaseUrl, 'devnet', id))!.solver;
 
   it('prices by the pools when no solver answers, naming no solver', async () => {
     gives = null;

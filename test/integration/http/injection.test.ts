@@ -37,16 +37,16 @@ import { describeWire, send } from '../../support/wire.js';
 const API_KEY = 'injection-api-key';
 /** Longer than any honest answer takes, far shorter than the payloads' 30-second delay. */
 const ANSWER_WITHIN_MS = 20_000;
-/** Tables accepted writes add rows to (app data, quotes, subscriptions and their ledger). */
+/** Tables accepted writes add rows to (app data, subscriptions and their ledger; quotes). */
 const GROWS = new Set([
   'public.ledger_events',
   'public.ledger_streams',
+  'quote_store.quotes',
   'read.app_data',
-  'read.quotes',
   'read.subscriptions',
 ]);
 /** Streams of the writes a payload may legitimately make. */
-const WRITABLE_STREAMS = /^(appdata|quote|subscriptions)-/;
+const WRITABLE_STREAMS = /^(appdata|subscriptions)-/;
 
 interface Snapshot {
   tables: Record<string, number>;
