@@ -12,7 +12,7 @@ import { pricedAmount, type QuoteSide } from '../domain/quote.js';
 import type { OrderQuoteBody } from '../../schemas/validators.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { resolveOrderAppData } from './order-app-data.js';
-import { additionalGas, priceQuote, quoteToStore, type QuotePricingDeps } from './quote-pricing.js';
+import { additionalGas, priceQuote, quoteGiven, type QuotePricingDeps } from './quote-pricing.js';
 import type { QuoteStore } from './quote-store.js';
 import { reject } from './rejection.js';
 
@@ -137,7 +137,7 @@ export async function createQuote(
   const stored =
     body.priceQuality === 'fast'
       ? null
-      : quoteToStore(network, from, priced, {
+      : quoteGiven(network, from, priced, {
           fullAppData: appData.document,
           onchainOrder,
           now,

@@ -2,8 +2,7 @@
  * What a trade is quoted at (reference §7 steps 2–4), for `POST /quote` and for the fresh quote
  * of an order placed without one (§4.1 step 10): the network's quoting solvers' best price, or
  * the pools' where none answers, with both tokens' native prices and the gas price, read
- * together; the gas charged as a sell-token fee; the amounts answered. And the quote as the
- * quote store keeps it.
+ * together; the gas charged as a sell-token fee; the amounts answered. And the quote as given.
  */
 import { hooksGas, type Hook } from '../domain/app-data.js';
 import type { Address, QuotedOrder, SigningScheme } from '../domain/events.js';
@@ -92,8 +91,8 @@ export async function priceQuote(
   };
 }
 
-/** The priced quote as the store keeps it: given to `from` at `now`, for its lifetime. */
-export function quoteToStore(
+/** The priced quote as given to `from` at `now`, for its lifetime, in the quote store's shape. */
+export function quoteGiven(
   network: Network,
   from: Address,
   priced: PricedQuote,

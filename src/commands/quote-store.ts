@@ -1,10 +1,10 @@
 /**
- * The quote store: every quote given (`POST /quote`, and the fresh quote of an order placed
- * without one) until it expires, in schema `quote_store`. Quotes are ephemeral: an order carries
- * the quote it linked inside its own `OrderPlaced`, so replays never need the store, and no one
- * needs a quote past its expiration. So they stay out of the ledger, which keeps everything for
- * good, and the sweep (./quote-sweeper.ts) deletes them once expired, as the reference's
- * periodic cleanup does. Not a read model: a replay leaves it alone.
+ * The quote store: every quote `POST /quote` gives, until it expires, in schema `quote_store`.
+ * Quotes are ephemeral: an order carries the quote it linked inside its own `OrderPlaced`, so
+ * replays never need the store, and no one needs a quote past its expiration. So they stay out
+ * of the ledger, which keeps everything for good, and the sweep (./quote-sweeper.ts) deletes
+ * them once expired, as the reference's periodic cleanup does. Not a read model: a replay
+ * leaves it alone.
  *
  * The table is UNLOGGED: storing a quote waits for no WAL flush, and a crash of PostgreSQL
  * empties it (an order placed after that is quoted afresh, as one placed after expiry is).
@@ -49,6 +49,8 @@ export async function migrateQuoteStore(pool: pg.Pool): Promise<void> {
 export interface QuoteStore {
   /** Stores the quote under the next id, which it answers. */
   add(quote: Omit<StoredQuote, 'id'>): Promise<number>;
+  /** The next id, for a quote that is not stored (an order's own, which its order carries). */
+  nextId(): Promise<number>;
   /** Deletes the quotes expired at `now`; answers how many. */
   sweep(now: Date): Promise<number>;
 }
@@ -69,6 +71,12 @@ export function createQuoteStore(db: Knex): QuoteStore {
           quote.expiration,
           JSON.stringify(quote),
         ],
+      );
+      return Number(rows[0]!.id);
+    },
+    async nextId() {
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(
+        "SELECT nextval('batchbook_quote_ids') AS id",
       );
       return Number(rows[0]!.id);
     },

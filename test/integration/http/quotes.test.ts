@@ -16,7 +16,7 @@ import {
   startTestService,
   type TestService,
 } from '../../support/service.js';
-import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
+import { CHAIN_ID, newWallet, signOrder, type OrderParams } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 
 interface Quote {
@@ -362,6 +362,54 @@ describe('HTTP: quotes and native prices', function () {
     } finally {
       await swept?.stop();
       await older.end();
+    }
+  });
+
+  it('quotes an order placed without a stored quote afresh, and counts it against the cap when outside the market', async () => {
+    const capped = await startTestService({ env: { MAX_LIMIT_ORDERS_PER_OWNER: '1' } });
+    try {
+      const wallet = await fundedWallet();
+      let validTo = Math.floor(Date.now() / 1000) + 600;
+      // No quote was asked for any of these amounts: each order is priced when it is placed.
+      const place = async (fields: Partial<OrderParams>) => {
+        const signed = await signOrder(wallet, CHAIN_ID.devnet, {
+          sellToken: weth,
+          buyToken: dusd,
+          validTo: ++validTo,
+          ...fields,
+        });
+        const placed = await http<ErrorBody>('POST', `${capped.devnet}/api/v1/orders`, signed.body);
+        const read = await http<{ quote?: Record<string, unknown> }>(
+          'GET',
+          `${capped.devnet}/api/v1/orders/${signed.uid}`,
+        );
+        return { placed, quote: read.body.quote };
+      };
+      const tenth = String(10n ** 17n);
+      // About 300 DUSD at the pools' price: 200 is within the market, 3,000 far outside it.
+      const fair = await place({ sellAmount: tenth, buyAmount: String(200n * 10n ** 18n) });
+      expect(fair.placed.status, fair.placed.text).to.equal(201);
+      expect(fair.quote, 'the fresh quote, linked').to.include({ sellAmount: tenth });
+      expect(Number(fair.quote!.buyAmount) / 1e18).to.be.within(250, 300);
+
+      const greedy = await place({ sellAmount: tenth, buyAmount: String(3000n * 10n ** 18n) });
+      expect(greedy.placed.status, greedy.placed.text).to.equal(201);
+      for (const fields of [
+        { sellAmount: String(2n * 10n ** 17n), buyAmount: String(6000n * 10n ** 18n) },
+        // A buy order asking 3,000 DUSD for 0.1 WETH.
+        { kind: 'buy', sellAmount: tenth, buyAmount: String(3000n * 10n ** 18n) },
+      ] satisfies Partial<OrderParams>[]) {
+        const refused = await place(fields);
+        expect(refused.placed.status, JSON.stringify(fields)).to.equal(400);
+        expect(refused.placed.body.errorType).to.equal('TooManyLimitOrders');
+      }
+
+      // A limit order no one can price (its buy token has no pool) is placed without a quote.
+      const unpriced = await place({ sellAmount: tenth, buyToken: newWallet().address });
+      expect(unpriced.placed.status, unpriced.placed.text).to.equal(201);
+      expect(unpriced.quote).to.equal(undefined);
+    } finally {
+      await capped.stop();
     }
   });
 
