@@ -7,6 +7,7 @@ import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
 import { nonPublicHost } from './domain/ip-ranges.js';
+import type { RateLimitSettings } from './http/rate-limit.js';
 
 export interface Config {
   port: number;
@@ -81,8 +82,8 @@ export interface Config {
     /** Connections one client may hold open at once; 0: no bound. */
     maxConnectionsPerClient: number;
   };
-  /** Requests per second per client (burst the same); 0 disables a limit. */
-  rateLimits: { quotesPerSecond: number; ordersPerSecond: number; pricesPerSecond: number };
+  /** Requests per period per client (burst the same); 0 disables a limit. */
+  rateLimits: RateLimitSettings;
   /**
    * Seconds a token found to have no price or no `decimals()` is answered so from memory by the
    * price endpoints, without asking the chain again; 0: asked every time.
@@ -469,6 +470,10 @@ export function loadConfig(env: Env = process.env): Config {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
       pricesPerSecond: integer(env, 'RATE_LIMIT_PRICES_PER_SECOND', 10, 0, 1_000_000),
+      appDataPerSecond: integer(env, 'RATE_LIMIT_APP_DATA_PER_SECOND', 5, 0, 1_000_000),
+      cancellationsPerSecond: integer(env, 'RATE_LIMIT_CANCELS_PER_SECOND', 5, 0, 1_000_000),
+      subscriptionChangesPerSecond: integer(env, 'RATE_LIMIT_CHANNELS_PER_SECOND', 2, 0, 1_000_000),
+      subscriptionsPerHour: integer(env, 'RATE_LIMIT_CHANNELS_PER_HOUR', 20, 0, 1_000_000),
     },
     unknownTokenCacheSeconds: integer(env, 'UNKNOWN_TOKEN_CACHE_SECONDS', 300, 0, 86_400),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
