@@ -44,6 +44,7 @@ import { withPayloadChecks } from './ledger/checked-payloads.js';
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
+import { createLedgerUsage } from './ledger/postgres-usage.js';
 import {
   createPool,
   DEFAULT_POSTGRES_DEADLINES,
@@ -80,6 +81,7 @@ import { createTradedTokensQuery } from './queries/traded-tokens.js';
 import { createTradeQueries } from './queries/trades.js';
 import { stopLeftoverServers } from './leftover-servers.js';
 import { StartupError } from './startup-error.js';
+import { registerStorageMetrics } from './storage-metrics.js';
 import { runStartupMigrations } from './startup-migrations.js';
 import { eventPayloadProblem } from '../schemas/event-payloads.js';
 
@@ -408,6 +410,11 @@ export async function startService(
           () => undefined,
         );
       },
+    });
+    registerStorageMetrics(metrics.registry, {
+      pool,
+      ledger: config.ledger.kind === 'postgres' ? createLedgerUsage(pool) : null,
+      quotes: quoteStore,
     });
     new Gauge({
       name: 'batchbook_projection_thread_heap_used_bytes',

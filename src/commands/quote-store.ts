@@ -53,6 +53,8 @@ export interface QuoteStore {
   nextId(): Promise<number>;
   /** Deletes the quotes expired at `now`; answers how many. */
   sweep(now: Date): Promise<number>;
+  /** How many quotes it holds, per network that has any. */
+  counts(): Promise<Map<string, number>>;
 }
 
 export function createQuoteStore(db: Knex): QuoteStore {
@@ -86,6 +88,12 @@ export function createQuoteStore(db: Knex): QuoteStore {
         [now.toISOString()],
       );
       return rowCount ?? 0;
+    },
+    async counts() {
+      const { rows } = await db.raw<{ rows: { network: string; quotes: number }[] }>(
+        `SELECT network, count(*)::int AS quotes FROM ${QUOTES} GROUP BY network`,
+      );
+      return new Map(rows.map((row) => [row.network, row.quotes]));
     },
   };
 }

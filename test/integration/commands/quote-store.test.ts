@@ -64,16 +64,20 @@ describe('quote store', () => {
   });
   after(() => db.destroy());
 
-  it('stores each quote whole under the next id, until the first sweep at its expiration', async () => {
+  it('stores each quote whole under the next id, until the first sweep at its expiration, and counts them', async () => {
     const soon = given(60);
     const later = given(600);
     const first = await store.add(soon);
     const second = await store.add(later);
     expect(second).to.be.greaterThan(first);
     expect(await queries.byId('mainnet', first)).to.deep.equal({ ...soon, id: first });
+    expect(await store.counts()).to.deep.equal(new Map([['mainnet', 2]]));
+    // An id for a quote no one stores (an order's own) is never another's.
+    expect(await store.nextId()).to.be.greaterThan(second);
 
     expect(await store.sweep(new Date(T0 + 59_999))).to.equal(0);
     expect(await store.sweep(new Date(T0 + 60_000))).to.equal(1);
+    expect(await store.counts()).to.deep.equal(new Map([['mainnet', 1]]));
     expect(await queries.byId('mainnet', first)).to.equal(null);
     expect(await queries.byId('mainnet', second)).to.deep.equal({ ...later, id: second });
     expect(await store.sweep(new Date(T0 + 60_000))).to.equal(0);
