@@ -73,7 +73,7 @@ export interface HttpDeps {
   appDataSizeLimit: number;
   /** Networks with a chain connection; the others refuse writes. */
   liveNetworks: ReadonlySet<string>;
-  /** Per-client budgets of order submissions and quotes, and where they are counted. */
+  /** Per-client budgets of every write and the costly reads, and where they are counted. */
   rateLimits: RateLimitDeps;
   /** Proxies in front that append the caller's IP to `X-Forwarded-For` (0: none trusted). */
   trustedProxies: number;
