@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { lockMigrations } from './locks.js';
 import { noticePayload, CHECKPOINT_CHANNEL } from './notifications.js';
 import type { Projector } from './projector.js';
+import { RETIRED_READ_MODELS } from './retired.js';
 import { checkSchemaName, qualified } from './sql.js';
 
 export interface CheckpointRow {
@@ -39,7 +40,8 @@ export async function readCheckpoints(
 }
 
 /**
- * Creates the schema, the checkpoint table and every projector's tables. A projector whose
+ * Creates the schema, the checkpoint table and every projector's tables, and drops those of the
+ * retired read models (./retired.ts). A projector whose
  * stored version is older than its code is rebuilt: its tables are dropped and its checkpoint
  * reset, so its runner projects the whole ledger again. A newer stored version means this code
  * is outdated; refusing beats fighting the newer instances over the same tables.
@@ -60,6 +62,14 @@ export async function prepareProjectors(
          position text
        )`,
     );
+    for (const retired of RETIRED_READ_MODELS) {
+      for (const table of retired.tables) {
+        await trx.raw(`DROP TABLE IF EXISTS ${qualified(schema, table)} CASCADE`);
+      }
+      await trx.raw(`DELETE FROM ${qualified(schema, TABLE)} WHERE projector = ?`, [
+        retired.projector,
+      ]);
+    }
     const stored = await readCheckpoints(trx, schema);
     for (const projector of projectors) {
       const row = stored.get(projector.name);

@@ -4,14 +4,12 @@ import { auctionsProjector } from './auctions/projector.js';
 import { noticesProjector } from './notices/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import type { Projector } from './projector.js';
-import { quotesProjector } from './quotes/projector.js';
 import { tradesProjector } from './trades/projector.js';
 
 export function allProjectors(): Projector[] {
   return [
     ordersProjector(),
     appDataProjector(),
-    quotesProjector(),
     tradesProjector(),
     auctionsProjector(),
     noticesProjector(),

@@ -7,6 +7,7 @@ import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
 import { nonPublicHost } from './domain/ip-ranges.js';
+import type { RateLimitSettings } from './http/rate-limit.js';
 
 export interface Config {
   port: number;
@@ -65,6 +66,8 @@ export interface Config {
   };
   /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
   maxLimitOrdersPerOwner: number;
+  /** Milliseconds between two sweeps of expired quotes out of the quote store. */
+  quoteSweepIntervalMs: number;
   /** Upper bound a write waits for its own projection before answering (read-your-writes). */
   readYourWritesTimeoutMs: number;
   /**
@@ -90,8 +93,8 @@ export interface Config {
     /** Connections one client may hold open at once; 0: no bound. */
     maxConnectionsPerClient: number;
   };
-  /** Requests per second per client (burst the same); 0 disables a limit. */
-  rateLimits: { quotesPerSecond: number; ordersPerSecond: number; pricesPerSecond: number };
+  /** Requests per period per client (burst the same); 0 disables a limit. */
+  rateLimits: RateLimitSettings;
   /**
    * Seconds a token found to have no price or no `decimals()` is answered so from memory by the
    * price endpoints, without asking the chain again; 0: asked every time.
@@ -484,6 +487,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     appDataSizeLimit: integer(env, 'APP_DATA_SIZE_LIMIT', 8192, 2, 1_048_576),
     maxLimitOrdersPerOwner: integer(env, 'MAX_LIMIT_ORDERS_PER_OWNER', 10, 0, 1_000_000),
+    quoteSweepIntervalMs: integer(env, 'QUOTE_SWEEP_INTERVAL_MS', 60_000, 10, 3_600_000),
     auction: {
       intervalMs: integer(env, 'AUCTION_INTERVAL_MS', 12_000, 100, 3_600_000),
       // The devnet mines on demand: a short interval keeps a demo trade quick.
@@ -513,6 +517,10 @@ export function loadConfig(env: Env = process.env): Config {
       quotesPerSecond: integer(env, 'RATE_LIMIT_QUOTES_PER_SECOND', 10, 0, 1_000_000),
       ordersPerSecond: integer(env, 'RATE_LIMIT_ORDERS_PER_SECOND', 5, 0, 1_000_000),
       pricesPerSecond: integer(env, 'RATE_LIMIT_PRICES_PER_SECOND', 10, 0, 1_000_000),
+      appDataPerSecond: integer(env, 'RATE_LIMIT_APP_DATA_PER_SECOND', 5, 0, 1_000_000),
+      cancellationsPerSecond: integer(env, 'RATE_LIMIT_CANCELS_PER_SECOND', 5, 0, 1_000_000),
+      subscriptionChangesPerSecond: integer(env, 'RATE_LIMIT_CHANNELS_PER_SECOND', 2, 0, 1_000_000),
+      subscriptionsPerHour: integer(env, 'RATE_LIMIT_CHANNELS_PER_HOUR', 20, 0, 1_000_000),
     },
     unknownTokenCacheSeconds: integer(env, 'UNKNOWN_TOKEN_CACHE_SECONDS', 300, 0, 86_400),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

@@ -22,6 +22,9 @@ import { cancelOrders } from './commands/cancel-orders.js';
 import { createQuote } from './commands/create-quote.js';
 import { nativePrice } from './commands/native-price.js';
 import { placeOrder } from './commands/place-order.js';
+import type { QuotePricingDeps } from './commands/quote-pricing.js';
+import { createQuoteStore } from './commands/quote-store.js';
+import { startQuoteSweeper } from './commands/quote-sweeper.js';
 import { registerAppData } from './commands/register-app-data.js';
 import { deploymentId } from './commands/deployment.js';
 import {
@@ -50,6 +53,7 @@ import { withPayloadChecks } from './ledger/checked-payloads.js';
 import { createEventStoreLedger } from './ledger/eventstoredb.js';
 import type { Ledger } from './ledger/port.js';
 import { createPostgresLedger } from './ledger/postgres.js';
+import { createLedgerUsage } from './ledger/postgres-usage.js';
 import {
   createPool,
   DEFAULT_POSTGRES_DEADLINES,
@@ -92,6 +96,7 @@ import { createTradeQueries } from './queries/trades.js';
 import { stopLeftoverServers } from './leftover-servers.js';
 import { createReadiness } from './readiness.js';
 import { StartupError } from './startup-error.js';
+import { registerStorageMetrics } from './storage-metrics.js';
 import { runStartupMigrations } from './startup-migrations.js';
 import { eventPayloadProblem } from '../schemas/event-payloads.js';
 
@@ -440,7 +445,19 @@ export async function startService(
     const registry = createAppDataRegistry(ledger);
     const writeDeps = { ledger, clock };
     const quotes = createQuoteQueries(db);
-    const nextQuoteId = await createSequence(pool, 'batchbook_quote_ids');
+    const quoteStore = createQuoteStore(db);
+    const sweeper = startQuoteSweeper({
+      store: quoteStore,
+      clock,
+      intervalMs: config.quoteSweepIntervalMs,
+      logger,
+    });
+    stack.push(() => sweeper.stop());
+    const quotePricing = (network: string): QuotePricingDeps => ({
+      prices: chains.prices(network)!,
+      solverQuotes: solverQuotes.get(network) ?? null,
+      solver: BUILT_IN_QUOTER,
+    });
     const orderRules = {
       appData: registry,
       denyList: config.denyList,
@@ -458,6 +475,11 @@ export async function startService(
           () => undefined,
         );
       },
+    });
+    registerStorageMetrics(metrics.registry, {
+      pool,
+      ledger: config.ledger.kind === 'postgres' ? createLedgerUsage(pool) : null,
+      quotes: quoteStore,
     });
     new Gauge({
       name: 'batchbook_projection_thread_heap_used_bytes',
@@ -486,7 +508,9 @@ export async function startService(
               ...writeDeps,
               ...orderRules,
               chain: chains.checks(network.name),
+              ...quotePricing(network.name),
               quotes,
+              store: quoteStore,
               orders: orderQueries,
               competitions,
               maxLimitOrdersPerOwner: config.maxLimitOrdersPerOwner,
@@ -500,10 +524,8 @@ export async function startService(
             {
               ...writeDeps,
               ...orderRules,
-              prices: chains.prices(network.name)!,
-              solverQuotes: solverQuotes.get(network.name) ?? null,
-              nextQuoteId,
-              solver: BUILT_IN_QUOTER,
+              ...quotePricing(network.name),
+              store: quoteStore,
             },
             network,
             body,

@@ -1,6 +1,6 @@
 /**
  * The service's start creates or upgrades what it stores in PostgreSQL outside the read models
- * (the ledger, the chain indexers' stores) first, on a connection without the statement
+ * (the ledger, the chain indexers' stores, the quote store) first, on a connection without the statement
  * deadline: a migration may build an index over a large table, or wait for the lock while
  * another instance migrates, for longer than a statement of the request path may take. The
  * components do not migrate again: the ledger, the projection thread's ledger and the indexers
@@ -10,6 +10,7 @@
 import pg from 'pg';
 import { migrateIndexerStore } from './chain/indexer-store.js';
 import { migrateTokenHoldersStore } from './chain/token-holders-store.js';
+import { migrateQuoteStore } from './commands/quote-store.js';
 import type { Config } from './config.js';
 import { migrateLedger } from './ledger/postgres-schema.js';
 import type { PostgresDeadlines } from './postgres/connection-options.js';
@@ -30,6 +31,7 @@ export async function runStartupMigrations(
     if (ledger.kind === 'postgres') await migrateLedger(pool);
     await migrateIndexerStore(pool);
     await migrateTokenHoldersStore(pool);
+    await migrateQuoteStore(pool);
   } finally {
     await pool.end();
   }

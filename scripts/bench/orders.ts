@@ -3,7 +3,7 @@
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
  *                           [--reads 50000] [--warmup 500] [--client worker|main] [--profile DIR]
- *                           [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
+ *                           [--priced] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
  * devnet, funds `--owners` accounts there with WETH and a demo token (approved to the vault
@@ -11,8 +11,12 @@
  * order), then measures:
  *   - POST /api/v1/orders at concurrency 1 (`--serial` orders) and `--concurrency` (`--orders`):
  *     accepted orders per second (201 only) with p50/p99 latency. Each 201 includes signature
- *     recovery, the transfer simulation on the devnet (one eth_call), the durable ledger append
- *     and the read-your-writes wait;
+ *     recovery, the transfer simulation on the devnet (one eth_call), the order's fresh quote
+ *     (none is stored for it: the quoting solvers and the pools are asked), the durable ledger
+ *     append and the read-your-writes wait. The orders buy a token no pool prices (mainnet's
+ *     DAI address), so the quote finds no liquidity and the order goes without one; with
+ *     `--priced` they buy DCOW, which the pools price, far above the market: each carries its
+ *     quote and counts against the per-owner cap, which the bench then lifts;
  *   - GET /api/v1/orders/{uid} and GET /api/v1/account/{owner}/orders (default limit, owners in
  *     turn), `--reads` each at `--concurrency`: requests per second with p50/p99, and for
  *     calibration GET /api/v1/version (no database): the ceiling of the HTTP stack here.
@@ -50,6 +54,8 @@ interface Options {
   client: 'worker' | 'main';
   /** Where to write a CPU profile of the service thread per phase (none when null). */
   profile: string | null;
+  /** Orders buy a token the pools price (DCOW) instead of one they do not. */
+  priced: boolean;
   /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
   env: Record<string, string>;
 }
@@ -101,6 +107,7 @@ function parseOptions(argv: string[]): Options {
       warmup: { type: 'string', default: '500' },
       client: { type: 'string', default: 'worker' },
       profile: { type: 'string' },
+      priced: { type: 'boolean', default: false },
       env: { type: 'string', multiple: true, default: [] },
     },
   });
@@ -121,6 +128,7 @@ function parseOptions(argv: string[]): Options {
     warmup: int('warmup', 0),
     client: values.client,
     profile: values.profile ?? null,
+    priced: values.priced,
     env: Object.fromEntries(
       values.env.map((pair) => {
         const at = pair.indexOf('=');
@@ -172,7 +180,7 @@ async function runClient(
       sellAmount: String(1_000_000_000_000_000n + BigInt(i)),
       buyAmount: '2000000000000000000000',
       sellToken: trading.sellTokens[i % 2],
-      buyToken: TOKENS.DAI,
+      buyToken: options.priced ? trading.pricedBuyToken : TOKENS.DAI,
       validTo,
     });
     signed.push({ uid, body: Buffer.from(JSON.stringify(body)) });
@@ -432,6 +440,8 @@ async function main(): Promise<void> {
       DEVNET_PORT: '0',
       RATE_LIMIT_ORDERS_PER_SECOND: '0',
       MAX_CONNECTIONS_PER_CLIENT: '0',
+      // Priced orders far above the market each count against their owner's cap.
+      ...(options.priced ? { MAX_LIMIT_ORDERS_PER_OWNER: '1000000' } : {}),
       ...options.env,
       DATA_DIR: scratch.dir,
       PORT: '0',

@@ -11,6 +11,8 @@ import { connectTestChain } from '../../test/support/chain.js';
 export interface Trading {
   ownerKeys: string[];
   sellTokens: [string, string];
+  /** A token the devnet's pools price against both sell tokens (DCOW). */
+  pricedBuyToken: string;
 }
 
 /** Owners with WETH and DUSD, both approved to the vault relayer (not measured). */
@@ -23,5 +25,6 @@ export async function fundOwners(deployment: DevnetDeployment, owners: number): 
     for (const token of sellTokens) await chain.fund(owner, token as Address, 10n ** 24n);
   }
   await chain.stop();
-  return { ownerKeys, sellTokens };
+  const pricedBuyToken = deployment.tokens.find((token) => token.symbol === 'DCOW')!.address;
+  return { ownerKeys, sellTokens, pricedBuyToken };
 }

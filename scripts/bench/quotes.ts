@@ -1,8 +1,8 @@
 /**
- * Quote benchmark: POST /api/v1/quote against the service's own devnet, priced from its
- * Uniswap-V2 pools (reserves read over JSON-RPC, native prices cached per block), stored in the
- * ledger and projected before the answer (read-your-writes). Prints quotes/s with p50/p99 at
- * concurrency 1 and 32.
+ * Quote benchmark: POST /api/v1/quote against the service's own devnet, priced by its quoting
+ * solver and its Uniswap-V2 pools (reserves read over JSON-RPC, native prices cached per block),
+ * kept in the quote store before the answer. Prints quotes/s with p50/p99 at concurrency 1 and
+ * 32.
  *
  *   npm run bench:quotes -- [quotes at concurrency 32, default 5000]
  *

@@ -27,9 +27,8 @@ import { hooksInteraction } from '../chain/hooks-call.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { checkOrderOnChain } from './order-chain-checks.js';
-import { linkQuote } from './order-quote-link.js';
+import { linkQuote, type QuoteLinkDeps } from './order-quote-link.js';
 import type { OrderQueries } from '../queries/orders.js';
-import type { QuoteQueries } from '../queries/quotes.js';
 import { outsideMarket, quotableOrder } from '../domain/quote.js';
 import { checkOrderAppData, findOrderAppData, type FoundAppData } from './order-app-data.js';
 import {
@@ -42,7 +41,7 @@ import {
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
 
-export interface PlaceOrderDeps extends ReplacementDeps {
+export interface PlaceOrderDeps extends ReplacementDeps, QuoteLinkDeps {
   ledger: Ledger;
   appData: AppDataRegistry;
   clock: () => Date;
@@ -51,7 +50,6 @@ export interface PlaceOrderDeps extends ReplacementDeps {
   appDataSizeLimit: number;
   /** The network's chain reads; the HTTP layer refuses writes on a network that is not live. */
   chain: OrderChainChecks;
-  quotes: QuoteQueries;
   /** For the per-owner cap on limit orders outside the market (`TooManyLimitOrders`). */
   orders: Pick<OrderQueries, 'liveOutsideMarketLimitOrders'>;
   maxLimitOrdersPerOwner: number;
@@ -144,10 +142,18 @@ export async function placeOrder(
     wrapped: appData.parsed.hasWrappers,
   });
 
-  const quote = await linkQuote(deps.quotes, network.name, order, body.quoteId ?? null, now);
+  // Step 10's other outcome for an order with a fee, checked first: no quote is needed to know
+  // that the order is refused, and pricing one costs chain reads and the solvers' time.
   const signedFee = checkNoSignedFee(order);
   if (signedFee) reject(signedFee.errorType, signedFee.description);
-  if (quote && orderClassValue === 'limit' && outsideMarket(quotableOrder(order), quote)) {
+  const quote = await linkQuote(
+    deps,
+    network,
+    { order, owner, signingScheme: body.signingScheme, appData, quoteId: body.quoteId ?? null },
+    now,
+  );
+  // Every order left is a limit order; one asking more than its quote counts against the cap.
+  if (quote && outsideMarket(quotableOrder(order), quote)) {
     const live = await deps.orders.liveOutsideMarketLimitOrders(
       network.name,
       owner,

@@ -26,6 +26,11 @@ export interface Hook {
   gasLimit: bigint;
 }
 
+/** The gas the hooks of both stages may spend: each runs with exactly its limit. */
+export function hooksGas(hooks: { pre: readonly Hook[]; post: readonly Hook[] }): bigint {
+  return [...hooks.pre, ...hooks.post].reduce((sum, hook) => sum + hook.gasLimit, 0n);
+}
+
 export interface ParsedAppData {
   signer?: Address;
   hooks: { pre: Hook[]; post: Hook[] };

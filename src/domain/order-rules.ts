@@ -116,8 +116,9 @@ export function checkOrderRules(input: OrderRulesInput): OrderRejection | null {
 }
 
 /**
- * The reference's last word on a market order (one signing a fee), after its chain checks and
- * its quote (§4.1 step 10): the book charges no signed fee.
+ * The reference's last word on a market order (one signing a fee), after its chain checks
+ * (§4.1 step 10; the reference prices its quote first, which cannot save it): the book charges
+ * no signed fee.
  */
 export function checkNoSignedFee(order: Pick<OrderData, 'feeAmount'>): OrderRejection | null {
   return orderClass(order) === 'market' ? reject('NonZeroFee', 'Fee must be zero') : null;

@@ -11,6 +11,12 @@ import type {
   SigningScheme,
 } from './events.js';
 
+/**
+ * A quote as the quote store keeps it: the shape the ledger's `QuoteCreated` events recorded
+ * quotes in, before quotes left the ledger.
+ */
+export type StoredQuote = QuoteCreatedV1;
+
 /** What the price estimate said for the requested side. */
 export interface QuoteEstimate {
   /** kind sell: the buy amount for the whole sell amount; kind buy: the sell amount needed. */
@@ -113,7 +119,7 @@ export function quotableOrder(order: OrderData): QuotableOrder {
  * `sellAmountAfterFee = X` it is X itself. The event does not say which was asked, so both are
  * accepted: the second also keeps linking orders signed for X − fee, as batchbook advised before.
  */
-export function quoteMatches(quote: QuoteCreatedV1, order: QuotableOrder, now: Date): boolean {
+export function quoteMatches(quote: StoredQuote, order: QuotableOrder, now: Date): boolean {
   const q = quote.quote;
   if (q.sellToken !== order.sellToken || q.buyToken !== order.buyToken) return false;
   if (q.kind !== order.kind || Date.parse(quote.expiration) <= now.getTime()) return false;

@@ -6,7 +6,7 @@
  * here does not measure (it simulates `isValidSignature` but keeps no gas figure); an order
  * without a linked quote counts its hooks alone.
  */
-import type { Hook } from './app-data.js';
+import { hooksGas, type Hook } from './app-data.js';
 import type { OrderRejection } from './errors.js';
 
 /** Most gas one order's part of a settlement may take (the reference's default). */
@@ -25,11 +25,7 @@ export interface QuotedOrderRulesInput {
 }
 
 export function checkQuotedOrderRules(input: QuotedOrderRulesInput): OrderRejection | null {
-  const hookGas = [...input.hooks.pre, ...input.hooks.post].reduce(
-    (sum, h) => sum + h.gasLimit,
-    0n,
-  );
-  if (input.quoteGas + hookGas > MAX_ORDER_GAS) {
+  if (input.quoteGas + hooksGas(input.hooks) > MAX_ORDER_GAS) {
     return {
       errorType: 'TooMuchGas',
       description: `Executing order requires too many gas units (more than ${MAX_ORDER_GAS})`,

@@ -1,7 +1,7 @@
 /** What the HTTP layer needs from the rest of the service, wired in src/main.ts. */
 import type { Logger } from 'pino';
 import type { CancellationRequest } from '../commands/cancel-orders.js';
-import type { CreatedQuote } from '../commands/create-quote.js';
+import type { QuoteResponse } from '../commands/create-quote.js';
 import type { PlacedOrder } from '../commands/place-order.js';
 import type { RegisterAppDataResult } from '../commands/register-app-data.js';
 import type { VerifyResult } from '../commands/destination-verification.js';
@@ -37,7 +37,7 @@ export interface Commands {
     fullAppData: string,
     expectedHash: Hex | null,
   ): Promise<RegisterAppDataResult>;
-  createQuote(network: Network, body: OrderQuoteBody): Promise<CreatedQuote>;
+  createQuote(network: Network, body: OrderQuoteBody): Promise<QuoteResponse>;
   nativePrice(network: Network, token: Address): Promise<{ price: number }>;
   /** A whole token's value in US dollars (GET /{chainId}/tokens/{token}/usdPrice). */
   usdPrice(network: Network, token: Address): Promise<{ price: number }>;
@@ -86,10 +86,7 @@ export interface HttpDeps {
     notices: NoticeQueries;
   };
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
-  readYourWrites(
-    projector: 'orders' | 'app-data' | 'quotes' | 'notices',
-    position: string,
-  ): Promise<void>;
+  readYourWrites(projector: 'orders' | 'app-data' | 'notices', position: string): Promise<void>;
   clock: () => Date;
   version: string;
   logger: Logger;
@@ -98,7 +95,7 @@ export interface HttpDeps {
   appDataSizeLimit: number;
   /** Networks with a chain connection; the others refuse writes. */
   liveNetworks: ReadonlySet<string>;
-  /** Per-client budgets of order submissions and quotes, and where they are counted. */
+  /** Per-client budgets of every write and the costly reads, and where they are counted. */
   rateLimits: RateLimitDeps;
   /** Proxies in front that append the caller's IP to `X-Forwarded-For` (0: none trusted). */
   trustedProxies: number;

@@ -2,8 +2,9 @@
  * Prometheus metrics (DESIGN.md §8), served by `GET /metrics` to holders of the admin API key:
  * the process (memory, garbage collection, event-loop delay), every HTTP request by route
  * pattern and status, the read-your-writes wait of accepted writes (how far the projections
- * lag behind the ledger, as clients feel it) and the autopilots' waits for them that timed out. The composition root registers further gauges
- * (the delivery outbox) on `registry`.
+ * lag behind the ledger, as clients feel it) and the autopilots' waits for them that timed out.
+ * The composition root registers further gauges on `registry`: the delivery outbox, the
+ * projection thread's heap, and the storage (src/storage-metrics.ts).
  */
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';

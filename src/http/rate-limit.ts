@@ -1,11 +1,14 @@
 /**
- * Rate limits per client on the costly requests: order submissions, quotes, and price reads
- * (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC quota). A client is
- * the caller's IP (`ctx.ip`: the socket's peer, or with trusted proxies the X-Forwarded-For entry
- * the outermost of them appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the
- * body's `from`: it is unauthenticated, so anyone could spend an owner's budget by naming it, and
- * even a signed order can be replayed by anyone who read it from the API. Budgets are per client
- * across all networks: one client's requests cost the same server whichever chain they name.
+ * Rate limits per client on every write and on the costly reads: order submissions, quotes,
+ * price reads (`native_price`, `usdPrice`: each may cost chain calls of the operator's RPC
+ * quota), app-data registrations, cancellations, and changes to subscriptions, whose additions
+ * also have an hourly budget (an account may hold 20, and fresh keys cost nothing: the budget
+ * counts the caller, whichever accounts it names). A client is the caller's IP (`ctx.ip`: the
+ * socket's peer, or with trusted proxies the X-Forwarded-For entry the outermost of them
+ * appended; see app.ts), an IPv6 one by its /64 (client-address.ts). Not the body's `from` nor
+ * any signer: both are the client's to choose, and even a signed order can be replayed by anyone
+ * who read it from the API. Budgets are per client across all networks: one client's requests
+ * cost the same server whichever chain they name.
  *
  * Place the limiter first, before the body is read, so a refused request does no further work.
  */
@@ -20,11 +23,13 @@ export interface RateLimitOptions {
   limit: RateLimit;
   /** Names the budget (e.g. `orders`) in store keys and in the error's description. */
   bucket: string;
+  /** The budget as the refusal states it, e.g. `5 per second`. */
+  budget: string;
   logger: Logger;
 }
 
 export function rateLimit(options: RateLimitOptions): Middleware {
-  const { store, limit, bucket, logger } = options;
+  const { store, limit, bucket, budget, logger } = options;
   return async (ctx, next) => {
     let decision;
     try {
@@ -39,49 +44,67 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       throw new ApiError(
         429,
         'RateLimited',
-        `too many requests: ${bucket} are limited to ${limit.perSecond} per second per client`,
+        `too many requests: ${bucket} are limited to ${budget} per client`,
       );
     }
     return next();
   };
 }
 
-export interface RateLimitDeps {
-  store: RateLimitStore;
-  /** Requests per second per client; 0 means no limit. */
+/** Each budget's count per client and period (burst the same); 0 means no limit. */
+export interface RateLimitSettings {
   quotesPerSecond: number;
   ordersPerSecond: number;
   pricesPerSecond: number;
+  appDataPerSecond: number;
+  cancellationsPerSecond: number;
+  /** Subscriptions added or removed. */
+  subscriptionChangesPerSecond: number;
+  /** Subscriptions added, per hour. */
+  subscriptionsPerHour: number;
 }
+
+export interface RateLimitDeps extends RateLimitSettings {
+  store: RateLimitStore;
+}
+
+type Period = 'second' | 'hour';
+const PERIOD_SECONDS: Readonly<Record<Period, number>> = { second: 1, hour: 3600 };
+
+/** Each budget: the setting that holds its count, and the period it is counted over. */
+const BUDGETS = {
+  orders: { setting: 'ordersPerSecond', per: 'second' },
+  quotes: { setting: 'quotesPerSecond', per: 'second' },
+  prices: { setting: 'pricesPerSecond', per: 'second' },
+  'app-data registrations': { setting: 'appDataPerSecond', per: 'second' },
+  cancellations: { setting: 'cancellationsPerSecond', per: 'second' },
+  'subscription changes': { setting: 'subscriptionChangesPerSecond', per: 'second' },
+  'new subscriptions': { setting: 'subscriptionsPerHour', per: 'hour' },
+} as const satisfies Record<string, { setting: keyof RateLimitSettings; per: Period }>;
+
+export type Budget = keyof typeof BUDGETS;
 
 const unlimited: Middleware = (_ctx, next) => next();
 
-function perClient(
+/**
+ * The limiter of one budget, for the routes that spend it: `orders` (POST /orders), `quotes`
+ * (POST /quote), `prices` (native_price and usdPrice), `app-data registrations` (both PUTs),
+ * `cancellations` (both DELETEs of orders), `subscription changes` (POST and DELETE of
+ * subscriptions) and, after it, `new subscriptions` (POST).
+ */
+export function rateLimited(
   deps: { rateLimits: RateLimitDeps; logger: Logger },
-  bucket: string,
-  perSecond: number,
+  budget: Budget,
 ): Middleware {
-  if (perSecond === 0) return unlimited;
+  const { setting, per } = BUDGETS[budget];
+  const perPeriod = deps.rateLimits[setting];
+  if (perPeriod === 0) return unlimited;
   return rateLimit({
     store: deps.rateLimits.store,
-    // A client may spend a second's worth at once, then keeps to the rate.
-    limit: { perSecond, burst: perSecond },
-    bucket,
+    // A client may spend a period's worth at once, then keeps to the rate.
+    limit: { perSecond: perPeriod / PERIOD_SECONDS[per], burst: perPeriod },
+    bucket: budget,
+    budget: `${perPeriod} per ${per}`,
     logger: deps.logger,
   });
-}
-
-/** For `POST /api/v1/orders`, after `jsonBody`. */
-export function rateLimitOrders(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
-  return perClient(deps, 'orders', deps.rateLimits.ordersPerSecond);
-}
-
-/** For `POST /api/v1/quote`, after `jsonBody`. */
-export function rateLimitQuotes(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
-  return perClient(deps, 'quotes', deps.rateLimits.quotesPerSecond);
-}
-
-/** For `GET /api/v1/token/{token}/native_price` and `GET /{chainId}/tokens/{token}/usdPrice`. */
-export function rateLimitPrices(deps: { rateLimits: RateLimitDeps; logger: Logger }): Middleware {
-  return perClient(deps, 'prices', deps.rateLimits.pricesPerSecond);
 }

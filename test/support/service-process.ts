@@ -54,6 +54,10 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     DEVNET_AUCTION_INTERVAL_MS: '3600000',
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
+    RATE_LIMIT_APP_DATA_PER_SECOND: '1000000',
+    RATE_LIMIT_CANCELS_PER_SECOND: '1000000',
+    RATE_LIMIT_CHANNELS_PER_SECOND: '1000000',
+    RATE_LIMIT_CHANNELS_PER_HOUR: '1000000',
     LOG_LEVEL: 'warn',
     // Suites deliver notices to receivers on 127.0.0.1.
     DELIVERY_ALLOW_PRIVATE_HOSTS: 'true',

@@ -54,6 +54,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     RATE_LIMIT_ORDERS_PER_SECOND: '1000000',
     RATE_LIMIT_QUOTES_PER_SECOND: '1000000',
     RATE_LIMIT_PRICES_PER_SECOND: '1000000',
+    RATE_LIMIT_APP_DATA_PER_SECOND: '1000000',
+    RATE_LIMIT_CANCELS_PER_SECOND: '1000000',
+    RATE_LIMIT_CHANNELS_PER_SECOND: '1000000',
+    RATE_LIMIT_CHANNELS_PER_HOUR: '1000000',
     // Suites open many connections at once from 127.0.0.1; the slow-clients suite sets a bound.
     MAX_CONNECTIONS_PER_CLIENT: '0',
     // Suites deliver notices to receivers on 127.0.0.1; the SSRF suite turns this off.

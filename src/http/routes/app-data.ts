@@ -7,11 +7,13 @@ import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { hashParam } from '../params.js';
+import { rateLimited } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 export function appDataRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
   const body = jsonBody(deps.appDataSizeLimit);
+  const registrations = rateLimited(deps, 'app-data registrations');
 
   const register = async (ctx: RouterContext<NetworkState>, expectedHash: Hex | null) => {
     const { fullAppData } = validated(validators.appDataObject, ctx.request.body, 'AppDataInvalid');
@@ -26,10 +28,10 @@ export function appDataRouter(deps: HttpDeps): Router<NetworkState> {
     ctx.type = 'application/json';
   };
 
-  router.put('/api/v1/app_data/:hash', body, (ctx) =>
+  router.put('/api/v1/app_data/:hash', registrations, body, (ctx) =>
     register(ctx, hashParam(ctx.params.hash!, 'app data hash')),
   );
-  router.put('/api/v1/app_data', body, (ctx) => register(ctx, null));
+  router.put('/api/v1/app_data', registrations, body, (ctx) => register(ctx, null));
 
   router.get('/api/v1/app_data/:hash', async (ctx) => {
     const hash = hashParam(ctx.params.hash!, 'app data hash');

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { addressParam, integerQuery, uidParam } from '../params.js';
-import { rateLimitOrders } from '../rate-limit.js';
+import { rateLimited } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 const BODY_LIMIT = 16 * 1024;
@@ -18,7 +18,7 @@ const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000)
 export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
 
-  router.post('/api/v1/orders', rateLimitOrders(deps), jsonBody(BODY_LIMIT), async (ctx) => {
+  router.post('/api/v1/orders', rateLimited(deps, 'orders'), jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderCreation, ctx.request.body);
     const placed = await deps.commands.placeOrder(ctx.state.network, body);
     await Promise.all([
@@ -70,7 +70,8 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     );
   });
 
-  router.delete('/api/v1/orders', jsonBody(BODY_LIMIT), async (ctx) => {
+  const cancellations = rateLimited(deps, 'cancellations');
+  router.delete('/api/v1/orders', cancellations, jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderCancellations, ctx.request.body);
     // As signed, duplicates included: the signature covers the list exactly as sent.
     const uids = body.orderUids.map(uidParam);
@@ -79,7 +80,7 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     ctx.type = 'application/json';
   });
 
-  router.delete('/api/v1/orders/:uid', jsonBody(BODY_LIMIT), async (ctx) => {
+  router.delete('/api/v1/orders/:uid', cancellations, jsonBody(BODY_LIMIT), async (ctx) => {
     const uid = uidParam(ctx.params.uid!);
     const body = validated(validators.orderCancellation, ctx.request.body);
     await cancel(deps, ctx.state.network, [uid], body.signature, body.signingScheme, 'single');

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import type { NetworkState } from '../network.js';
 import { addressParam } from '../params.js';
-import { rateLimitPrices, rateLimitQuotes } from '../rate-limit.js';
+import { rateLimited } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 const BODY_LIMIT = 16 * 1024;
@@ -15,15 +15,12 @@ const BODY_LIMIT = 16 * 1024;
 export function quotesRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
 
-  router.post('/api/v1/quote', rateLimitQuotes(deps), jsonBody(BODY_LIMIT), async (ctx) => {
+  router.post('/api/v1/quote', rateLimited(deps, 'quotes'), jsonBody(BODY_LIMIT), async (ctx) => {
     const body = validated(validators.orderQuote, ctx.request.body);
-    const created = await deps.commands.createQuote(ctx.state.network, body);
-    // An order placed right after its quote must find it.
-    if (created.position) await deps.readYourWrites('quotes', created.position);
-    ctx.body = created.response;
+    ctx.body = await deps.commands.createQuote(ctx.state.network, body);
   });
 
-  router.get('/api/v1/token/:token/native_price', rateLimitPrices(deps), async (ctx) => {
+  router.get('/api/v1/token/:token/native_price', rateLimited(deps, 'prices'), async (ctx) => {
     const token = addressParam(ctx.params.token!, 'token');
     try {
       ctx.body = await deps.commands.nativePrice(ctx.state.network, token);

@@ -29,6 +29,7 @@ import type { HttpDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../json-body.js';
 import { addressParam } from '../params.js';
+import { rateLimited } from '../rate-limit.js';
 import { validated } from '../validate.js';
 
 const BODY_LIMIT = 4 * 1024;
@@ -111,8 +112,10 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
   router.use(refusals);
   const collection = '/accounts/:account/subscriptions';
   const member = `${collection}/:id`;
+  const changes = rateLimited(deps, 'subscription changes');
 
-  router.post(collection, jsonBody(BODY_LIMIT), async (ctx) => {
+  const additions = rateLimited(deps, 'new subscriptions');
+  router.post(collection, changes, additions, jsonBody(BODY_LIMIT), async (ctx) => {
     const account = addressParam(ctx.params.account!, 'account');
     const body = validated(validators.subscriptionCreate, ctx.request.body);
     const result = await deps.commands.subscribe(account, {
@@ -147,7 +150,7 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
     ctx.body = await deps.queries.subscriptions.active(account);
   });
 
-  router.delete(member, optionalJsonBody(BODY_LIMIT), async (ctx) => {
+  router.delete(member, changes, optionalJsonBody(BODY_LIMIT), async (ctx) => {
     const account = addressParam(ctx.params.account!, 'account');
     const id = subscriptionId(ctx);
     const body =

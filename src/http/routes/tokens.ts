@@ -14,7 +14,7 @@ import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../doma
 import type { HttpDeps } from '../deps.js';
 import { clientCaused, logFailure, toApiError } from '../errors.js';
 import { pathAddress } from '../params.js';
-import { rateLimitPrices } from '../rate-limit.js';
+import { rateLimited } from '../rate-limit.js';
 
 /** A token endpoint's refusal: its status, and the message of its `{message}` body. */
 class TokenEndpointError extends Error {
@@ -93,7 +93,7 @@ export function tokensRouter(deps: HttpDeps): Router {
   const usdPricePath = '/:chainId/tokens/:token/usdPrice';
   const topHoldersPath = '/:chainId/tokens/:token/topHolders';
 
-  router.get(usdPricePath, rateLimitPrices(deps), async (ctx) => {
+  router.get(usdPricePath, rateLimited(deps, 'prices'), async (ctx) => {
     const network = networkParam(ctx.params.chainId!);
     const token = tokenParam(ctx.params.token!);
     // The native currency is worth what its wrapped token is.

@@ -6,8 +6,10 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
 import type { Auction } from '../../../src/auction/solver-api/types.js';
-import type { Address, QuoteCreatedV1 } from '../../../src/domain/events.js';
+import type { Address } from '../../../src/domain/events.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
+import { storedQuote } from '../../support/quote-store.js';
+import { CHAIN_ID, signOrder } from '../../support/signing.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { expectSolverApi } from '../../support/solver-engine-openapi.js';
 import { startSolverServer, type SolverServer } from '../../support/solver-server.js';
@@ -101,10 +103,8 @@ describe('quotes from solvers', function () {
     return body;
   };
 
-  const storedSolver = async (id: number) => {
-    const [event] = await service.ledger.readStream(`quote-devnet-${id}`);
-    return (event!.data as QuoteCreatedV1).solver;
-  };
+  const storedSolver = async (id: number) =>
+    (await storedQuote(service.databaseUrl, 'devnet', id))!.solver;
 
   it('prices by the pools when no solver answers, naming no solver', async () => {
     gives = null;
@@ -128,5 +128,29 @@ describe('quotes from solvers', function () {
     expect(await storedSolver(fromSolver.id)).to.equal(QUOTER);
     // A solver not marked for quoting is never asked to price a trade.
     expect(other.requests.filter((r) => r.id === null)).to.deep.equal([]);
+  });
+
+  it('prices an order placed without a stored quote by the quoting solver too', async () => {
+    const weth = chain.deployment.weth.address;
+    const wallet = Wallet.createRandom();
+    await chain.fund(wallet.address as Address, weth, E18);
+    gives = 2_000n * E18;
+    const signed = await signOrder(wallet, CHAIN_ID.devnet, {
+      sellToken: weth,
+      buyToken: chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address,
+      sellAmount: String(E18 / 2n),
+      buyAmount: String(900n * E18),
+    });
+    const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+    expect(placed.status, placed.text).to.equal(201);
+    const read = await http<{ quote?: Record<string, unknown> }>(
+      'GET',
+      `${service.devnet}/api/v1/orders/${signed.uid}`,
+    );
+    expect(read.body.quote).to.include({
+      solver: QUOTER,
+      gasAmount: String(QUOTE_GAS),
+      buyAmount: gives.toString(),
+    });
   });
 });

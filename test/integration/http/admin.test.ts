@@ -1,9 +1,10 @@
 /**
  * Administrative endpoints need the admin API key: `GET /metrics` (Prometheus text) answers
  * 401 without it or with a wrong one, 503 on a server that has none, and serves the process,
- * HTTP and read-your-writes metrics to its holder.
+ * HTTP, read-your-writes and storage metrics to its holder.
  */
 import { expect } from 'chai';
+import { sharedTestChain } from '../../support/chain.js';
 import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, signOrder } from '../../support/signing.js';
@@ -92,6 +93,43 @@ describe('HTTP: administrative endpoints', () => {
         201,
       );
       expect(sample(await metrics(), count)).to.equal(before + 1);
+    });
+
+    it('shows the storage each kind takes: ledger events by type, tables, the quote store', async () => {
+      const wallet = await fundedWallet();
+      const signed = await signOrder(wallet, CHAIN_ID.devnet);
+      expect((await http('POST', `${service.devnet}/api/v1/orders`, signed.body)).status).to.equal(
+        201,
+      );
+      const { deployment } = await sharedTestChain();
+      const quoted = await http('POST', `${service.devnet}/api/v1/quote`, {
+        sellToken: deployment.weth.address,
+        buyToken: deployment.tokens.find((t) => t.symbol === 'DUSD')!.address,
+        from: wallet.address,
+        kind: 'sell',
+        sellAmountBeforeFee: String(10n ** 18n),
+      });
+      expect(quoted.status, quoted.text).to.equal(200);
+
+      const { text } = await http('GET', `${service.url}/metrics`, undefined, { 'x-api-key': KEY });
+      expect(sample(text, /^batchbook_ledger_events\{type="OrderPlaced"\} /)).to.be.at.least(1);
+      expect(
+        sample(text, /^batchbook_ledger_event_payload_bytes\{type="OrderPlaced"\} /),
+      ).to.be.above(500);
+      for (const [schema, table] of [
+        ['public', 'ledger_events'],
+        ['read', 'orders'],
+        ['quote_store', 'quotes'],
+      ]) {
+        const size = new RegExp(
+          `^batchbook_table_size_bytes\\{schema="${schema}",table="${table}"\\} `,
+        );
+        expect(sample(text, size), `${schema}.${table}`).to.be.above(0);
+        expect(text).to.match(
+          new RegExp(`^batchbook_table_live_rows\\{schema="${schema}",table="${table}"\\} `, 'm'),
+        );
+      }
+      expect(sample(text, /^batchbook_quote_store_quotes\{network="devnet"\} /)).to.be.at.least(1);
     });
   });
 

@@ -38,21 +38,21 @@ const API_KEY = 'injection-api-key';
 /** Longer than any honest answer takes, far shorter than the payloads' 30-second delay. */
 const ANSWER_WITHIN_MS = 20_000;
 /**
- * Tables accepted writes add rows to (app data, quotes, subscriptions and their ledger, and the
+ * Tables accepted writes add rows to (app data, subscriptions and their ledger; quotes; and the
  * verification requests new subscriptions' destinations are sent).
  */
 const GROWS = new Set([
   'public.ledger_events',
   'public.ledger_streams',
+  'quote_store.quotes',
   'read.app_data',
-  'read.quotes',
   'read.subscriptions',
   'delivery.outbox',
   // Accepted subscriptions send their destination a verification request, spending its budget.
   'delivery.budgets',
 ]);
 /** Streams of the writes a payload may legitimately make. */
-const WRITABLE_STREAMS = /^(appdata|quote|subscriptions)-/;
+const WRITABLE_STREAMS = /^(appdata|subscriptions)-/;
 
 interface Snapshot {
   tables: Record<string, number>;

@@ -3,17 +3,21 @@
  * Uniswap-V2 pools (reference §7, the seed's error codes), and orders linked to their quotes.
  */
 import { expect } from 'chai';
+import pg from 'pg';
 import type { Address } from '../../../src/domain/events.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
+import { freshDatabase } from '../../support/postgres.js';
+import { storedQuote } from '../../support/quote-store.js';
 import {
   controlledClock,
   http,
   startTestService,
   type TestService,
 } from '../../support/service.js';
-import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
+import { CHAIN_ID, newWallet, signOrder, type OrderParams } from '../../support/signing.js';
+import { waitFor } from '../../support/wait.js';
 
 interface Quote {
   quote: Record<string, unknown> & {
@@ -286,6 +290,124 @@ describe('HTTP: quotes and native prices', function () {
       // market: the fee counts once, as the quote scaled to the order's sell amount counts it.
       const fair = await place(BigInt(q.quote.buyAmount));
       expect(fair.status, JSON.stringify(fair.body)).to.equal(201);
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it('keeps quotes out of the ledger and the read models until they expire; an order keeps its own', async () => {
+    // A database an older batchbook ran: its quotes read model is there, and its checkpoint.
+    const databaseUrl = await freshDatabase();
+    const older = new pg.Client({ connectionString: databaseUrl });
+    await older.connect();
+    const clock = controlledClock();
+    let swept: TestService | undefined;
+    try {
+      await older.query(`CREATE SCHEMA read;
+        CREATE TABLE read.quotes (network text NOT NULL, id bigint NOT NULL,
+          sell_token text NOT NULL, buy_token text NOT NULL, kind text NOT NULL,
+          signing_scheme text NOT NULL, onchain_order boolean NOT NULL,
+          expiration timestamptz NOT NULL, quote jsonb NOT NULL, PRIMARY KEY (network, id));
+        CREATE TABLE read.projection_checkpoints (
+          projector text PRIMARY KEY, version integer NOT NULL, position text);
+        INSERT INTO read.projection_checkpoints VALUES ('quotes', 1, NULL)`);
+      swept = await startTestService({
+        databaseUrl,
+        env: { QUOTE_SWEEP_INTERVAL_MS: '20' },
+        clock: clock.now,
+      });
+      const { rows } = await older.query(`SELECT to_regclass('read.quotes') AS quotes,
+        (SELECT count(*)::int FROM read.projection_checkpoints WHERE projector = 'quotes') AS rows`);
+      expect(rows).to.deep.equal([{ quotes: null, rows: 0 }]);
+
+      const wallet = await fundedWallet();
+      const asked = await http<Quote>('POST', `${swept.devnet}/api/v1/quote`, {
+        sellToken: weth,
+        buyToken: dusd,
+        from: wallet.address,
+        kind: 'sell',
+        sellAmountBeforeFee: String(10n ** 18n),
+      });
+      const q = asked.body;
+      expect(await storedQuote(databaseUrl, 'devnet', q.id!)).to.include({
+        id: q.id,
+        expiration: q.expiration,
+      });
+      const signed = await signOrder(
+        wallet,
+        CHAIN_ID.devnet,
+        {
+          sellToken: weth,
+          buyToken: dusd,
+          sellAmount: sdkSellAmount(q.quote),
+          buyAmount: withSlippage(q.quote.buyAmount),
+        },
+        'eip712',
+        { quoteId: q.id, nowSeconds: clock.nowSeconds() },
+      );
+      const placed = await http('POST', `${swept.devnet}/api/v1/orders`, signed.body);
+      expect(placed.status, placed.text).to.equal(201);
+
+      clock.advance(61);
+      await waitFor(async () => (await storedQuote(databaseUrl, 'devnet', q.id!)) === null, {
+        description: 'the expired quote swept out of the store',
+      });
+      const read = await http<{ quote?: Record<string, unknown> }>(
+        'GET',
+        `${swept.devnet}/api/v1/orders/${signed.uid}`,
+      );
+      expect(read.body.quote).to.include({ feeAmount: q.quote.feeAmount });
+      const types = (await swept.ledger.readAll(null, 10_000)).map((event) => event.type);
+      expect(types).to.include('OrderPlaced').and.not.to.include('QuoteCreated');
+    } finally {
+      await swept?.stop();
+      await older.end();
+    }
+  });
+
+  it('quotes an order placed without a stored quote afresh, and counts it against the cap when outside the market', async () => {
+    const capped = await startTestService({ env: { MAX_LIMIT_ORDERS_PER_OWNER: '1' } });
+    try {
+      const wallet = await fundedWallet();
+      let validTo = Math.floor(Date.now() / 1000) + 600;
+      // No quote was asked for any of these amounts: each order is priced when it is placed.
+      const place = async (fields: Partial<OrderParams>) => {
+        const signed = await signOrder(wallet, CHAIN_ID.devnet, {
+          sellToken: weth,
+          buyToken: dusd,
+          validTo: ++validTo,
+          ...fields,
+        });
+        const placed = await http<ErrorBody>('POST', `${capped.devnet}/api/v1/orders`, signed.body);
+        const read = await http<{ quote?: Record<string, unknown> }>(
+          'GET',
+          `${capped.devnet}/api/v1/orders/${signed.uid}`,
+        );
+        return { placed, quote: read.body.quote };
+      };
+      const tenth = String(10n ** 17n);
+      // About 300 DUSD at the pools' price: 200 is within the market, 3,000 far outside it.
+      const fair = await place({ sellAmount: tenth, buyAmount: String(200n * 10n ** 18n) });
+      expect(fair.placed.status, fair.placed.text).to.equal(201);
+      expect(fair.quote, 'the fresh quote, linked').to.include({ sellAmount: tenth });
+      expect(Number(fair.quote!.buyAmount) / 1e18).to.be.within(250, 300);
+
+      const greedy = await place({ sellAmount: tenth, buyAmount: String(3000n * 10n ** 18n) });
+      expect(greedy.placed.status, greedy.placed.text).to.equal(201);
+      for (const fields of [
+        { sellAmount: String(2n * 10n ** 17n), buyAmount: String(6000n * 10n ** 18n) },
+        // A buy order asking 3,000 DUSD for 0.1 WETH.
+        { kind: 'buy', sellAmount: tenth, buyAmount: String(3000n * 10n ** 18n) },
+      ] satisfies Partial<OrderParams>[]) {
+        const refused = await place(fields);
+        expect(refused.placed.status, JSON.stringify(fields)).to.equal(400);
+        expect(refused.placed.body.errorType).to.equal('TooManyLimitOrders');
+      }
+
+      // A limit order no one can price (its buy token has no pool) is placed without a quote.
+      const unpriced = await place({ sellAmount: tenth, buyToken: newWallet().address });
+      expect(unpriced.placed.status, unpriced.placed.text).to.equal(201);
+      expect(unpriced.quote).to.equal(undefined);
     } finally {
       await capped.stop();
     }

@@ -50,6 +50,18 @@ function storeContract(open: () => Promise<StorePair>): void {
     expect((await a.take(freshKey(), limit)).allowed, 'another key').to.equal(true);
   });
 
+  it('keeps a budget counted per hour: the burst, then the wait for a fraction of a token', async () => {
+    const [a, b] = pair.stores;
+    const key = freshKey();
+    // 20 an hour: 1/180 of a token a second.
+    const limit = { perSecond: 20 / 3600, burst: 20 };
+    for (let i = 0; i < 20; i++)
+      expect((await (i % 2 ? a : b).take(key, limit)).allowed).to.equal(true);
+    const refused = await a.take(key, limit);
+    expect(refused.allowed).to.equal(false);
+    expect(refused.retryAfterMs).to.be.within(170_000, 180_000);
+  });
+
   it('never lets more than the burst through under concurrent takes from both', async () => {
     const [a, b] = pair.stores;
     const key = freshKey();

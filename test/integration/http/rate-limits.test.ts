@@ -1,13 +1,15 @@
 /**
- * Rate limits on POST /api/v1/orders over HTTP: per caller IP (behind a trusted proxy, the
- * X-Forwarded-For entry it appended), never per the body's unauthenticated `from`; a refused
- * request is a 429 RateLimited with Retry-After and does no work; the budget comes back with
- * time (the service's controlled clock, no sleeping). The in-process store's own refill and
+ * Rate limits over HTTP: on POST /api/v1/orders per caller IP (behind a trusted proxy, the
+ * X-Forwarded-For entry it appended), never per the body's unauthenticated `from`; on every
+ * other write endpoint too, and on new subscriptions per hour whichever accounts they name; a
+ * refused request is a 429 RateLimited with Retry-After and does no work; the budget comes back
+ * with time (the service's controlled clock, no sleeping). The in-process store's own refill and
  * memory bound are checked directly below.
  */
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/config.js';
 import { createMemoryRateLimitStore } from '../../../src/http/rate-limit-store.js';
+import { servedOperations } from '../../support/operations.js';
 import { fundedWallet } from '../../support/owners.js';
 import {
   controlledClock,
@@ -152,6 +154,83 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
   });
 });
 
+describe('HTTP: rate limits on every write', () => {
+  const API_KEY = 'rate-limits-key';
+  const clock = controlledClock();
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({
+      env: {
+        RATE_LIMIT_ORDERS_PER_SECOND: '1',
+        RATE_LIMIT_QUOTES_PER_SECOND: '1',
+        RATE_LIMIT_APP_DATA_PER_SECOND: '1',
+        RATE_LIMIT_CANCELS_PER_SECOND: '1',
+        RATE_LIMIT_CHANNELS_PER_SECOND: '1',
+        RATE_LIMIT_CHANNELS_PER_HOUR: '3',
+        NOTIFICATIONS_API_KEY: API_KEY,
+        TRUSTED_PROXIES: '1',
+      },
+      clock: clock.now,
+    });
+  });
+  after(() => service.stop());
+
+  const ledgerLength = async () => (await service.ledger.readAll(null, 100_000)).length;
+
+  it('refuses a caller its second write within its budget on every write endpoint, an IPv6 one by its /64', async () => {
+    // Reads that take a body are no writes.
+    const writes = servedOperations(API_KEY).filter(
+      (op) => op.method !== 'get' && `${op.method} ${op.path}` !== 'post /api/v1/orders/by_uids',
+    );
+    expect(writes.length).to.be.at.least(8);
+    for (const [i, op] of writes.entries()) {
+      const path = op.path.replace(/\{[^}]+\}/g, `0x${'12'.repeat(20)}`);
+      const url = `${service.url}${op.mount === 'network' ? '/devnet' : ''}${path}`;
+      // Two addresses of one subscriber's /64.
+      const send = (host: number) =>
+        http(
+          op.method.toUpperCase(),
+          url,
+          {},
+          {
+            'x-forwarded-for': `2001:db8:${i}:1::${host}`,
+            'x-api-key': API_KEY,
+          },
+        );
+      const label = `${op.method} ${op.path}`;
+      expect((await send(1)).status, label).not.to.equal(429);
+      const before = await ledgerLength();
+      expect(expectLimited(await send(2)), label).to.equal(1);
+      expect(await ledgerLength(), `${label} wrote`).to.equal(before);
+    }
+  });
+
+  it('counts new subscriptions per caller per hour, whichever accounts they name', async () => {
+    const subscribe = (ip: string) =>
+      http(
+        'POST',
+        `${service.url}/accounts/${newWallet().address}/subscriptions`,
+        { channel: { kind: 'webhook', url: 'https://hooks.example.org/batchbook' } },
+        { 'x-forwarded-for': ip, 'x-api-key': API_KEY },
+      );
+    const ip = '203.0.113.30';
+    for (let i = 0; i < 3; i++) {
+      const added = await subscribe(ip);
+      expect(added.status, added.text).to.equal(201);
+      // A second later the per-second budget is back, the hourly one not.
+      clock.advance(1);
+    }
+    const before = await ledgerLength();
+    const retryAfter = expectLimited(await subscribe(ip));
+    // Three an hour: one comes back every 20 minutes.
+    expect(retryAfter).to.be.within(1190, 1200);
+    expect(await ledgerLength(), 'ledger grew').to.equal(before);
+    expect((await subscribe('203.0.113.31')).status).to.equal(201);
+    clock.advance(retryAfter);
+    expect((await subscribe(ip)).status).to.equal(201);
+  });
+});
+
 describe('HTTP: rate limits with no proxy trusted', () => {
   let service: TestService;
   before(async () => {
@@ -206,12 +285,16 @@ describe('rate limits: in-process store', () => {
 });
 
 describe('rate limits: configuration', () => {
-  it('defaults to 10 quotes, 5 orders and 10 price reads per second per client, counted in process, no proxy', () => {
+  it('defaults to 10 quotes, 5 orders, 10 price reads, 5 app-data registrations, 5 cancellations and 2 subscription changes per second per client, 20 new subscriptions per hour, counted in process, no proxy', () => {
     const config = loadConfig({});
     expect(config.rateLimits).to.deep.equal({
       quotesPerSecond: 10,
       ordersPerSecond: 5,
       pricesPerSecond: 10,
+      appDataPerSecond: 5,
+      cancellationsPerSecond: 5,
+      subscriptionChangesPerSecond: 2,
+      subscriptionsPerHour: 20,
     });
     expect(config.unknownTokenCacheSeconds).to.equal(300);
     expect(config.redisUrl).to.equal(null);
@@ -224,6 +307,10 @@ describe('rate limits: configuration', () => {
       RATE_LIMIT_QUOTES_PER_SECOND: '0',
       RATE_LIMIT_ORDERS_PER_SECOND: '20',
       RATE_LIMIT_PRICES_PER_SECOND: '0',
+      RATE_LIMIT_APP_DATA_PER_SECOND: '0',
+      RATE_LIMIT_CANCELS_PER_SECOND: '3',
+      RATE_LIMIT_CHANNELS_PER_SECOND: '0',
+      RATE_LIMIT_CHANNELS_PER_HOUR: '100',
       UNKNOWN_TOKEN_CACHE_SECONDS: '0',
       REDIS_URL: 'rediss://user:secret@cache.internal:6380/2',
     });
@@ -231,6 +318,10 @@ describe('rate limits: configuration', () => {
       quotesPerSecond: 0,
       ordersPerSecond: 20,
       pricesPerSecond: 0,
+      appDataPerSecond: 0,
+      cancellationsPerSecond: 3,
+      subscriptionChangesPerSecond: 0,
+      subscriptionsPerHour: 100,
     });
     expect(config.unknownTokenCacheSeconds).to.equal(0);
     expect(config.redisUrl).to.equal('rediss://user:secret@cache.internal:6380/2');
@@ -241,6 +332,10 @@ describe('rate limits: configuration', () => {
       ['RATE_LIMIT_ORDERS_PER_SECOND', '2.5'],
       ['RATE_LIMIT_QUOTES_PER_SECOND', '-1'],
       ['RATE_LIMIT_PRICES_PER_SECOND', 'many'],
+      ['RATE_LIMIT_APP_DATA_PER_SECOND', '-1'],
+      ['RATE_LIMIT_CANCELS_PER_SECOND', '0.5'],
+      ['RATE_LIMIT_CHANNELS_PER_SECOND', 'x'],
+      ['RATE_LIMIT_CHANNELS_PER_HOUR', '1e3'],
       ['UNKNOWN_TOKEN_CACHE_SECONDS', '86401'],
       ['REDIS_URL', 'http://cache:6379'],
       ['REDIS_URL', 'not a url'],

@@ -1,16 +1,16 @@
 /**
- * Quote lookups for order placement. Every `unexpired` lookup asked for in one turn of the
- * event loop goes to PostgreSQL as one statement, and each caller still gets exactly what the
- * lone query (one pair, kind and `now`) gives: the newest 100 quotes expiring after its `now`.
+ * Quote lookups for order placement, in the quote store. Every `unexpired` lookup asked for in
+ * one turn of the event loop goes to PostgreSQL as one statement, and each caller still gets
+ * exactly what the lone query (one pair, kind and `now`) gives: the newest 100 quotes expiring
+ * after its `now`.
  */
-import { inOrder } from '../../../projections/in-order.js';
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import knex, { type Knex } from 'knex';
-import { quotesProjector } from '../../../projections/quotes/projector.js';
-import type { Address, OrderKind, QuoteCreatedV1 } from '../../../src/domain/events.js';
-import type { RecordedEvent } from '../../../src/ledger/port.js';
+import pg from 'pg';
+import { migrateQuoteStore } from '../../../src/commands/quote-store.js';
+import type { Address, OrderKind } from '../../../src/domain/events.js';
+import type { StoredQuote } from '../../../src/domain/quote.js';
 import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { statementsNaming } from '../../support/statements.js';
@@ -34,7 +34,7 @@ function quote(
   buyToken: Address,
   kind: OrderKind,
   expiresMs: number,
-): QuoteCreatedV1 {
+): StoredQuote {
   return {
     network,
     id,
@@ -69,8 +69,8 @@ function quote(
  * Quotes of every network, ordered pair and kind, expiring on whole seconds 0–59 after T0 (ties
  * included) and now and then a millisecond off; one pair has 250, so the limit of 100 bites.
  */
-function quotes(): QuoteCreatedV1[] {
-  const out: QuoteCreatedV1[] = [];
+function quotes(): StoredQuote[] {
+  const out: StoredQuote[] = [];
   const pairs = TOKENS.flatMap((sell) => TOKENS.filter((b) => b !== sell).map((b) => [sell, b]));
   let id = 0;
   for (let i = 0; i < 900; i++) {
@@ -86,18 +86,20 @@ function quotes(): QuoteCreatedV1[] {
   return out;
 }
 
-function recorded(data: QuoteCreatedV1, n: number): RecordedEvent {
-  return {
-    id: randomUUID(),
-    stream: `quote-${data.network}-${data.id}`,
-    revision: 0n,
-    position: String(n),
-    type: 'QuoteCreated',
-    version: 1,
-    data,
-    metadata: {},
-    recordedAt: new Date(T0 - 60_000),
-  };
+/** A database whose quote store holds `stored`, as they are, ids included. */
+async function storeHolding(stored: readonly StoredQuote[]): Promise<Knex> {
+  const url = await freshDatabase();
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  await migrateQuoteStore(pool).finally(() => pool.end());
+  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } });
+  await db.raw(
+    `INSERT INTO quote_store.quotes (network, id, sell_token, buy_token, kind, expiration, quote)
+     SELECT q->>'network', (q->>'id')::bigint, q->'quote'->>'sellToken', q->'quote'->>'buyToken',
+       q->'quote'->>'kind', (q->>'expiration')::timestamptz, q
+     FROM jsonb_array_elements(?::jsonb) q`,
+    [JSON.stringify(stored)],
+  );
+  return db;
 }
 
 const lookupArbitrary: fc.Arbitrary<Lookup> = fc.record({
@@ -117,18 +119,14 @@ describe('quote queries', () => {
   let db: Knex;
   let queries: QuoteQueries;
   /** The lone lookup, as it was before lookups were coalesced. */
-  let alone: (lookup: Lookup) => Promise<QuoteCreatedV1[]>;
+  let alone: (lookup: Lookup) => Promise<StoredQuote[]>;
 
   before(async () => {
-    db = knex({ client: 'pg', connection: await freshDatabase(), pool: { min: 0, max: 4 } });
-    await db.raw('CREATE SCHEMA read');
-    const projector = quotesProjector();
-    await projector.migrate(db, 'read');
-    await projector.handle(inOrder(db), quotes().map(recorded), 'read');
+    db = await storeHolding(quotes());
     queries = createQuoteQueries(db);
     alone = async ({ network, pair, now }) => {
-      const { rows } = await db.raw<{ rows: { quote: QuoteCreatedV1 }[] }>(
-        `SELECT quote FROM read.quotes
+      const { rows } = await db.raw<{ rows: { quote: StoredQuote }[] }>(
+        `SELECT quote FROM quote_store.quotes
          WHERE network = ? AND sell_token = ? AND buy_token = ? AND kind = ? AND expiration > ?
          ORDER BY id DESC LIMIT 100`,
         [network, pair.sellToken, pair.buyToken, pair.kind, now.toISOString()],
@@ -143,7 +141,7 @@ describe('quote queries', () => {
       fc.asyncProperty(
         fc.array(lookupArbitrary, { minLength: 1, maxLength: 40 }),
         async (lookups) => {
-          const { result: together, texts } = await statementsNaming('"read"."quotes"', () =>
+          const { result: together, texts } = await statementsNaming('"quote_store"."quotes"', () =>
             Promise.all(lookups.map((l) => queries.unexpired(l.network, l.pair, l.now))),
           );
           expect(texts).to.have.length(1);
@@ -197,27 +195,25 @@ describe('quote queries', () => {
   });
 
   it('looks each caller up by the quotes_by_pair index', async () => {
-    await db.raw('CREATE SCHEMA plan');
-    await quotesProjector().migrate(db, 'plan');
+    const plan = await storeHolding([]);
     // Many quotes over many pairs, with no ANALYZE afterwards: the statistics lag.
-    await db.raw(`INSERT INTO plan.quotes (network, id, sell_token, buy_token, kind,
-        signing_scheme, onchain_order, expiration, quote)
+    await plan.raw(`INSERT INTO quote_store.quotes (network, id, sell_token, buy_token, kind,
+        expiration, quote)
       SELECT 'mainnet', i, '0x' || lpad(to_hex(i % 97), 40, '0'),
         '0x' || lpad(to_hex(i % 89 + 1000), 40, '0'), CASE WHEN i % 2 = 0 THEN 'sell' ELSE 'buy' END,
-        'eip712', false, now() + (i % 600) * interval '1 second', '{}'::jsonb
+        now() + (i % 600) * interval '1 second', '{}'::jsonb
       FROM generate_series(1, 50000) i`);
-    const planQueries = createQuoteQueries(db, 'plan');
     const pair = { sellToken: token(5), buyToken: token(1005), kind: 'sell' as const };
-    const { texts } = await statementsNaming('"plan"."quotes"', () =>
-      planQueries.unexpired('mainnet', pair, new Date()),
+    const { texts } = await statementsNaming('"quote_store"."quotes"', () =>
+      createQuoteQueries(plan).unexpired('mainnet', pair, new Date()),
     );
     const [text] = texts;
     // The plan a prepared statement settles on after a few executions, parameters unbound.
-    const { rows } = await db.raw<{ rows: { 'QUERY PLAN': string }[] }>(
-      `EXPLAIN (GENERIC_PLAN) ${text!}`,
-    );
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan, plan).to.contain('quotes_by_pair');
-    expect(plan, plan).not.to.contain('Seq Scan on quotes');
+    const { rows } = await plan
+      .raw<{ rows: { 'QUERY PLAN': string }[] }>(`EXPLAIN (GENERIC_PLAN) ${text!}`)
+      .finally(() => plan.destroy());
+    const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(shown, shown).to.contain('quotes_by_pair');
+    expect(shown, shown).not.to.contain('Seq Scan on quotes');
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * The quote store: each quote under the next id, whole, until the first sweep at or after its
+ * expiration; a migration that instances starting at once all survive.
+ */
+import { expect } from 'chai';
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import {
+  createQuoteStore,
+  migrateQuoteStore,
+  type QuoteStore,
+} from '../../../src/commands/quote-store.js';
+import type { StoredQuote } from '../../../src/domain/quote.js';
+import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
+import { freshDatabase } from '../../support/postgres.js';
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+const SELL = `0x${'a1'.repeat(20)}` as const;
+const BUY = `0x${'a2'.repeat(20)}` as const;
+
+function given(expiresInSeconds: number): Omit<StoredQuote, 'id'> {
+  return {
+    network: 'mainnet',
+    from: `0x${'f0'.repeat(20)}`,
+    quote: {
+      sellToken: SELL,
+      buyToken: BUY,
+      receiver: null,
+      sellAmount: '1000',
+      buyAmount: '2000',
+      validTo: 2_000_000_000,
+      appData: `0x${'00'.repeat(32)}`,
+      feeAmount: '3',
+      kind: 'sell',
+      sellTokenBalance: 'erc20',
+      buyTokenBalance: 'erc20',
+      signingScheme: 'eip712',
+    },
+    fullAppData: '{}',
+    onchainOrder: false,
+    gasAmount: '100000',
+    gasPrice: '1',
+    sellTokenPrice: '1',
+    solver: `0x${'00'.repeat(20)}`,
+    verified: false,
+    createdAt: new Date(T0).toISOString(),
+    expiration: new Date(T0 + expiresInSeconds * 1000).toISOString(),
+  };
+}
+
+describe('quote store', () => {
+  let url: string;
+  let db: Knex;
+  let store: QuoteStore;
+  let queries: QuoteQueries;
+
+  before(async () => {
+    url = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    await migrateQuoteStore(pool).finally(() => pool.end());
+    db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
+    store = createQuoteStore(db);
+    queries = createQuoteQueries(db);
+  });
+  after(() => db.destroy());
+
+  it('stores each quote whole under the next id, until the first sweep at its expiration, and counts them', async () => {
+    const soon = given(60);
+    const later = given(600);
+    const first = await store.add(soon);
+    const second = await store.add(later);
+    expect(second).to.be.greaterThan(first);
+    expect(await queries.byId('mainnet', first)).to.deep.equal({ ...soon, id: first });
+    expect(await store.counts()).to.deep.equal(new Map([['mainnet', 2]]));
+    // An id for a quote no one stores (an order's own) is never another's.
+    expect(await store.nextId()).to.be.greaterThan(second);
+
+    expect(await store.sweep(new Date(T0 + 59_999))).to.equal(0);
+    expect(await store.sweep(new Date(T0 + 60_000))).to.equal(1);
+    expect(await store.counts()).to.deep.equal(new Map([['mainnet', 1]]));
+    expect(await queries.byId('mainnet', first)).to.equal(null);
+    expect(await queries.byId('mainnet', second)).to.deep.equal({ ...later, id: second });
+    expect(await store.sweep(new Date(T0 + 60_000))).to.equal(0);
+  });
+
+  it('is created safely when several instances start at once', async () => {
+    const fresh = await freshDatabase();
+    const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: fresh, max: 1 }));
+    try {
+      await Promise.all(pools.map((pool) => migrateQuoteStore(pool)));
+      const { rows } = await pools[0]!.query<{ relname: string; relpersistence: string }>(
+        `SELECT relname, relpersistence FROM pg_class c JOIN pg_namespace n ON n.oid = relnamespace
+         WHERE nspname = 'quote_store' AND relkind = 'r'`,
+      );
+      // Unlogged ('u'): a quote costs no WAL flush.
+      expect(rows).to.deep.equal([{ relname: 'quotes', relpersistence: 'u' }]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+});
