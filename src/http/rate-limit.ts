@@ -58,7 +58,7 @@ export interface RateLimitSettings {
   pricesPerSecond: number;
   appDataPerSecond: number;
   cancellationsPerSecond: number;
-  /** Subscriptions added or removed. */
+  /** Subscriptions added, removed or verified. */
   subscriptionChangesPerSecond: number;
   /** Subscriptions added, per hour. */
   subscriptionsPerHour: number;
@@ -90,7 +90,7 @@ const unlimited: Middleware = (_ctx, next) => next();
  * The limiter of one budget, for the routes that spend it: `orders` (POST /orders), `quotes`
  * (POST /quote), `prices` (native_price and usdPrice), `app-data registrations` (both PUTs),
  * `cancellations` (both DELETEs of orders), `subscription changes` (POST and DELETE of
- * subscriptions) and, after it, `new subscriptions` (POST).
+ * subscriptions, and e-mail verifications) and, after it, `new subscriptions` (POST).
  */
 export function rateLimited(
   deps: { rateLimits: RateLimitDeps; logger: Logger },

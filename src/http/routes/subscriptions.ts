@@ -132,7 +132,8 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
     ctx.body = deps.commands.subscriptionsTypedData();
   });
 
-  router.post(`${member}/verification`, jsonBody(BODY_LIMIT), async (ctx) => {
+  // A code guessed at length is a code found: verifying spends the changes' budget too.
+  router.post(`${member}/verification`, changes, jsonBody(BODY_LIMIT), async (ctx) => {
     const account = addressParam(ctx.params.account!, 'account');
     const body = validated(validators.subscriptionVerify, ctx.request.body);
     const { position, ...verified } = await deps.commands.verifyEmail(
