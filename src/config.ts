@@ -12,6 +12,11 @@ import type { RateLimitSettings } from './http/rate-limit.js';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * A second listener on `host` serving `GET /metrics` without the admin key, for a network only
+   * the operator's scrapers reach; null: none.
+   */
+  metricsPort: number | null;
   /** Where the embedded PostgreSQL keeps its cluster and the devnet its chain state. */
   dataDir: string;
   /**
@@ -453,6 +458,7 @@ export function loadConfig(env: Env = process.env): Config {
   const localOnly = boolean(env, 'DEVNET', true) && rpcUrls.size === 0;
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null,
     host: listenHost(env, devnetDefaultsInForce(env, localOnly)),
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     // npm names the script it runs: under `npm start`, npm is the process to outlive no longer.

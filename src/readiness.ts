@@ -13,8 +13,9 @@ import type pg from 'pg';
 import type { LiveNetworks } from './chain/live-networks.js';
 import type { Config } from './config.js';
 import type { ReadinessReport, FailingPart } from './http/deps.js';
-import type { Ledger } from './ledger/port.js';
+import type { Backlog, Ledger } from './ledger/port.js';
 import type { ProjectionThreadEngine } from './projection-thread.js';
+import { BACKLOG_CAP, backlogSeconds, projectorBacklogs } from './projector-backlogs.js';
 
 export interface ReadinessDeps {
   pool: pg.Pool;
@@ -32,12 +33,6 @@ type Verdict = string | null;
 type Probed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 class TimedOut extends Error {}
-
-/**
- * Events counted per projector at most: enough to say "far behind" without reading the whole
- * ledger when a projector starts from nothing.
- */
-const BACKLOG_CAP = 1_000;
 
 /** How long a verdict answers later questions. */
 const REUSE_MS = 1_000;
@@ -75,30 +70,25 @@ export function createReadiness(deps: ReadinessDeps) {
     return answer.ok ? null : answer.reason;
   };
 
-  /**
-   * Each projector's verdict. Projectors mostly share a checkpoint: the ledger is asked once per
-   * distinct one.
-   */
+  /** Each projector's verdict. */
   const projectors = async (): Promise<[string, Verdict][]> => {
-    const backlogs = new Map<string | null, ReturnType<typeof backlog>>();
+    const backlogs = projectorBacklogs(deps.ledger, deps.projections, deps.projectors);
     return Promise.all(
-      deps.projectors.map(async (name): Promise<[string, Verdict]> => {
-        const checkpoint = deps.projections.checkpoint(name);
-        if (!backlogs.has(checkpoint)) backlogs.set(checkpoint, backlog(checkpoint));
-        return [`projector:${name}`, await backlogs.get(checkpoint)!];
+      [...backlogs].map(async ([name, backlog]): Promise<[string, Verdict]> => {
+        const answer = await within(
+          `projector:${name}`,
+          'the ledger could not be read',
+          () => backlog,
+        );
+        return [`projector:${name}`, answer.ok ? lagVerdict(answer.value) : answer.reason];
       }),
     );
   };
 
-  const backlog = async (checkpoint: string | null): Promise<Verdict> => {
-    const answer = await within('projectors', 'the ledger could not be read', () =>
-      deps.ledger.backlog(checkpoint, BACKLOG_CAP),
-    );
-    if (!answer.ok) return answer.reason;
-    const { events, oldest } = answer.value;
-    if (oldest === null) return null;
-    const seconds = (Date.now() - oldest.getTime()) / 1000;
+  const lagVerdict = (backlog: Backlog): Verdict => {
+    const seconds = backlogSeconds(backlog, Date.now());
     if (seconds <= limits.maxProjectionLagSeconds) return null;
+    const { events } = backlog;
     const count = events === BACKLOG_CAP ? `at least ${events}` : String(events);
     return `${count} event${events === 1 ? '' : 's'} behind, the oldest recorded ${Math.round(seconds)} s ago (at most ${limits.maxProjectionLagSeconds} s)`;
   };

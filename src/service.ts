@@ -7,7 +7,6 @@ import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import knex from 'knex';
 import type { Logger } from 'pino';
-import { Gauge } from 'prom-client';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { allProjectors } from '../projections/index.js';
 import { AnvilPortInUse } from './chain/devnet/anvil.js';
@@ -44,7 +43,6 @@ import { usdPrice, type UsdPriceDeps } from './commands/usd-price.js';
 import type { Config } from './config.js';
 import { claimDataDir, type DataDirClaim } from './data-dir-claim.js';
 import { createHttpApp } from './http/app.js';
-import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import type { HttpDeps } from './http/deps.js';
 import { createRedisRateLimitStore } from './http/rate-limit-redis.js';
@@ -96,7 +94,11 @@ import { createTradeQueries } from './queries/trades.js';
 import { stopLeftoverServers } from './leftover-servers.js';
 import { createReadiness } from './readiness.js';
 import { StartupError } from './startup-error.js';
-import { registerStorageMetrics } from './storage-metrics.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
+import { registerScrapedGauges } from './metrics/scraped-gauges.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
+import { registerStorageMetrics } from './metrics/storage.js';
+import { BACKLOG_CAP, projectorBacklogs } from './projector-backlogs.js';
 import { runStartupMigrations } from './startup-migrations.js';
 import { eventPayloadProblem } from '../schemas/event-payloads.js';
 
@@ -108,6 +110,8 @@ export interface RunningService {
   devnet: Devnet | null;
   /** Networks with a chain connection: they accept writes and are indexed. */
   liveNetworks: ReadonlySet<string>;
+  /** Base URL of the `METRICS_PORT` listener; null without one. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -206,6 +210,7 @@ export async function startService(
     if (devnet) stack.push(() => devnet.stop());
     const rpcUrls = new Map(config.rpcUrls);
     if (devnet) rpcUrls.set('devnet', devnet.rpcUrl);
+    const metrics = createServiceMetrics();
     const chains = await startLiveNetworks({
       rpcUrls,
       rpc: config.rpc,
@@ -215,6 +220,7 @@ export async function startService(
       inTransaction,
       requestLeadership,
       logger,
+      rpcObserver: metrics.rpc,
     });
     stack.push(() => chains.stop());
     // The projectors run on a thread of their own, with their own connections and ledger.
@@ -254,6 +260,7 @@ export async function startService(
         db,
         config: config.notifications,
         logger,
+        observer: metrics.deliveries,
         verified: async (request) => {
           try {
             await verifyDestination(subscriptionDeps, request.account, request.subscriptionId, {
@@ -335,7 +342,6 @@ export async function startService(
     const orderQueries = createOrderQueries(db);
     const noticeQueries = createNoticeQueries(db);
     const competitions = createCompetitionQueries(db);
-    const metrics = createMetrics();
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
     const solverQuotes = new Map<string, SolverQuotes>();
     const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
@@ -357,6 +363,7 @@ export async function startService(
             clock,
             logger,
             receiptPollIntervalMs: config.indexer.pollIntervalMs,
+            observer: metrics.auctions,
             onOutcome: (auctionId, solution, outcome) =>
               solversByName
                 .get(solution.solver)
@@ -429,6 +436,7 @@ export async function startService(
         intervalMs: name === 'devnet' ? config.auction.devnetIntervalMs : config.auction.intervalMs,
         solveTimeoutMs: config.auction.solveTimeoutMs,
         settlementDeadlineMs: config.auction.settlementDeadlineMs,
+        observer: metrics.auctions,
       });
       stack.push(() => autopilot.stop());
     }
@@ -464,38 +472,34 @@ export async function startService(
       validity: config.validity,
       appDataSizeLimit: config.appDataSizeLimit,
     };
-    new Gauge({
-      name: 'batchbook_delivery_outbox_pending',
-      help: 'Notice deliveries not yet made nor given up',
-      registers: [metrics.registry],
-      async collect() {
-        // A failed count leaves the last value: /metrics still answers while the database is away.
-        await countPending(db).then(
-          (n) => this.set(n),
-          () => undefined,
-        );
-      },
-    });
     registerStorageMetrics(metrics.registry, {
       pool,
       ledger: config.ledger.kind === 'postgres' ? createLedgerUsage(pool) : null,
       quotes: quoteStore,
     });
-    new Gauge({
-      name: 'batchbook_projection_thread_heap_used_bytes',
-      help: "The projection thread's V8 heap in use (nodejs_heap_size_used_bytes is this thread's)",
-      registers: [metrics.registry],
-      async collect() {
-        // No answer (the thread restarting, or busy for a second) leaves the last value.
-        const heapUsed = await projections.heapUsed();
-        if (heapUsed !== null) this.set(heapUsed);
-      },
+    const projectors = allProjectors().map((projector) => projector.name);
+    registerScrapedGauges(metrics.registry, {
+      projectorBacklogs: () => projectorBacklogs(ledger, projections, projectors),
+      backlogCap: BACKLOG_CAP,
+      indexerLags: () =>
+        Promise.all(
+          [...chains.names].map(async (name): Promise<[string, number | null]> => {
+            // A network whose node or cursor does not answer has no figure this time.
+            const behind = chains
+              .rpc(name)!
+              .provider.getBlockNumber()
+              .then((head) => chains.indexer(name)!.behind(head));
+            return [name, await behind.catch(() => null)];
+          }),
+        ),
+      outboxPending: config.notifications.enabled ? () => countPending(db) : null,
+      projectionThreadHeap: () => projections.heapUsed(),
     });
     const readiness = createReadiness({
       pool,
       ledger,
       projections,
-      projectors: allProjectors().map((projector) => projector.name),
+      projectors,
       chains,
       limits: config.readiness,
       logger,
@@ -585,7 +589,8 @@ export async function startService(
         apiKeyConfigured: config.notifications.apiKey !== null,
       },
       readiness: (network) => readiness.check(network),
-      admin: { apiKey: config.adminApiKey, metrics },
+      requestMetrics: metrics.http,
+      admin: { apiKey: config.adminApiKey, registry: metrics.registry },
     };
 
     const server: Server = createHttpServer(createHttpApp(deps), {
@@ -613,7 +618,27 @@ export async function startService(
     );
     const { port } = server.address() as AddressInfo;
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    return { url: `http://${host}:${port}`, ledger, devnet, liveNetworks: chains.names, stop };
+    const metricsServer =
+      config.metricsPort === null
+        ? null
+        : await startMetricsServer(metrics.registry, {
+            host: config.host,
+            port: config.metricsPort,
+          }).catch((error: NodeJS.ErrnoException) => {
+            if (error.code !== 'EADDRINUSE') throw error;
+            throw new StartupError(
+              `METRICS_PORT ${config.metricsPort} on ${config.host} is in use by another program: stop it, or set METRICS_PORT to a free port`,
+            );
+          });
+    if (metricsServer) stack.push(() => metricsServer.close());
+    return {
+      url: `http://${host}:${port}`,
+      ledger,
+      devnet,
+      liveNetworks: chains.names,
+      metricsUrl: metricsServer?.url ?? null,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -16,6 +16,7 @@ import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
 import { filterReasonOf, type OrderProbeChecks } from './order-probe.js';
+import type { AuctionObserver } from './observer.js';
 import { readMarket, runRound, type MarketSources, type RoundDeps } from './round.js';
 import type { Solver } from './solver.js';
 
@@ -52,11 +53,20 @@ export interface AutopilotDeps {
   clock: () => Date;
   requestLeadership: RequestLeadership;
   logger: Logger;
+  /** Told of each cut, each solver's answer and each win. */
+  observer: AuctionObserver;
   intervalMs: number;
   /** How long solvers have to answer. */
   solveTimeoutMs: number;
   /** How long winners have to settle before their orders return to auctions. */
   settlementDeadlineMs: number;
+}
+
+/** How many of `items` have each key. */
+function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
 }
 
 export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
@@ -72,6 +82,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     solveTimeoutMs: deps.solveTimeoutMs,
     clock: deps.clock,
     logger,
+    observer: deps.observer,
   };
 
   /** The round's ranking, and the orders left out of it because they cannot settle now. */
@@ -105,6 +116,11 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
         ...[...excluded].map(([uid, problem]) => ({ uid, reason: filterReasonOf(problem) })),
       ],
     };
+    deps.observer.cut(
+      network.name,
+      record.orders.length,
+      countBy(record.filtered, (f) => f.reason),
+    );
     const changes = lastRecorded ? changesSince(lastRecorded, record) : wholeCut(record);
     // The same cut again, with nothing solved: nothing to record, unless the notices need an
     // auction to see an expiry by (the ledger's clock).
@@ -151,6 +167,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     // names its base, so changes against an older one are still read right.
     lastRecorded = { id, cut: record };
     const winners = auction.solutions.filter((solution) => solution.isWinner);
+    for (const winner of winners) deps.observer.won(network.name, winner.solver);
     logger.info(
       { auction: id, orders: record.orders.length, solutions: auction.solutions.length },
       'auction closed',

@@ -26,6 +26,7 @@ import {
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import type { ChainRpc } from '../chain/rpc.js';
+import type { AuctionObserver, SettlementProgress } from './observer.js';
 import { settlementCalldata, settlementPlan } from './settlement-plan.js';
 
 export interface DriverDeps {
@@ -40,6 +41,8 @@ export interface DriverDeps {
   receiptPollIntervalMs: number;
   /** Told what became of each winner it settles (for the solver's feedback). */
   onOutcome(auctionId: number, solution: RankedSolution, outcome: SettlementOutcome): void;
+  /** Told of each settlement sent and how each ended, with the gas mined ones used. */
+  observer: AuctionObserver;
 }
 
 /** What became of a winner: mined, mined and reverted, or not settled for another reason. */
@@ -198,6 +201,8 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   ): Promise<void> {
     const { rank } = solution;
     const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
+    const progress = (stage: SettlementProgress, gasUsed?: bigint) =>
+      deps.observer.settlement(network.name, solution.solver, stage, gasUsed);
     let sent: Hex | null = null;
     try {
       const data = calldata(auction.id, orders, solution);
@@ -215,6 +220,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
         },
       });
       log.info({ txHash: hash }, 'settlement sent');
+      progress('submitted');
       const landed = await receipt(hash, new Date(auction.deadline));
       if (landed === null) {
         // A stop is no verdict: the deadline still bounds the orders' time in flight.
@@ -222,10 +228,12 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
         throw new SettlementFailure('timedOut', `not mined by ${auction.deadline}`, hash);
       }
       if (landed.status !== 1) {
+        progress('reverted', landed.gasUsed);
         deps.onOutcome(auction.id, solution, { kind: 'revert', txHash: hash });
         throw new SettlementFailure('reverted', `reverted in block ${landed.blockNumber}`, hash);
       }
       log.info({ txHash: hash, block: landed.blockNumber }, 'settlement landed');
+      progress('mined', landed.gasUsed);
       deps.onOutcome(auction.id, solution, { kind: 'success', txHash: hash });
     } catch (error) {
       if (!(error instanceof SettlementFailure) && sent !== null) {
@@ -241,8 +249,10 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
           ? error
           : new SettlementFailure('notSent', describe(error));
       log.warn({ reason: failure.reason, detail: failure.message }, 'settlement failed');
-      if (failure.reason !== 'reverted')
+      if (failure.reason !== 'reverted') {
+        progress(failure.reason);
         deps.onOutcome(auction.id, solution, { kind: 'fail', reason: failure.reason });
+      }
       await record(auction, rank, {
         type: 'SettlementFailed',
         data: {

@@ -12,6 +12,7 @@ import { NATIVE_TOKEN_MARKER, type Network } from '../domain/networks.js';
 import type { OrderTerms } from '../domain/order-terms.js';
 import { rankProposals } from '../domain/referee/competition.js';
 import type { ProposedSolution, RefereeAuction } from '../domain/referee/proposed-solution.js';
+import type { AuctionObserver, SolverAnswerOutcome } from './observer.js';
 import { askSolvers } from './collect.js';
 import type { CutAuction } from './cut.js';
 import type { SettlementDriver } from './driver.js';
@@ -34,6 +35,7 @@ export interface RoundDeps {
   solveTimeoutMs: number;
   clock: () => Date;
   logger: Logger;
+  observer: AuctionObserver;
 }
 
 /** What the chain says around the cut: the pools, each token's facts, the gas price. */
@@ -150,9 +152,16 @@ export async function runRound(
     takeAnswer(solver, answer, context, logger, tell);
 
   const outcomes = await askSolvers(deps.solvers, auction, deps.solveTimeoutMs);
+  const answered = (solver: Solver, outcome: SolverAnswerOutcome, seconds: number) =>
+    deps.observer.solverAnswered(deps.network.name, solver.name, outcome, seconds);
   const proposed = outcomes.flatMap((outcome, i) => {
     const solver = deps.solvers[i]!;
-    if ('answer' in outcome) return intake(solver, outcome.answer);
+    if ('answer' in outcome) {
+      const taken = intake(solver, outcome.answer);
+      answered(solver, answerOutcome(outcome.answer, taken), outcome.seconds);
+      return taken;
+    }
+    answered(solver, outcome.failure.kind, outcome.seconds);
     logger.warn({ solver: solver.name, err: outcome.failure }, 'solver gave no answer');
     if (outcome.failure.kind === 'timeout') tell(solver, null, { kind: 'timeout' });
     return [];
@@ -215,6 +224,16 @@ function intakeContext(
       [...market.tokens].map(([token, facts]) => [token, facts.availableBalance]),
     ),
   };
+}
+
+/** An answer's outcome: solutions taken in, none proposed, or all of them refused. */
+function answerOutcome(
+  answer: SolverAnswer,
+  taken: readonly ProposedSolution[],
+): SolverAnswerOutcome {
+  if ('error' in answer) return 'error';
+  if (answer.solutions.length === 0) return 'empty';
+  return taken.length === 0 ? 'refused' : 'solutions';
 }
 
 /** One solver's answer taken in: its sound solutions; the others logged, and the solver told. */

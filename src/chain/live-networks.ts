@@ -11,7 +11,7 @@ import { startChainIndexer, type ChainIndexer, type IndexerOptions } from './ind
 import { createOrderChainChecks, type OrderChainChecks } from './order-checks.js';
 import type { InTransaction, RequestLeadership } from './ports.js';
 import { createPriceEstimator, type PriceEstimator } from './prices.js';
-import { createChainRpc, type ChainRpc, type RpcOptions } from './rpc.js';
+import { createChainRpc, type ChainRpc, type RpcObserver, type RpcOptions } from './rpc.js';
 
 export interface LiveNetworksOptions {
   rpcUrls: ReadonlyMap<string, string>;
@@ -27,6 +27,8 @@ export interface LiveNetworksOptions {
   inTransaction: InTransaction;
   requestLeadership: RequestLeadership;
   logger: Logger;
+  /** Told how each JSON-RPC request went. */
+  rpcObserver: RpcObserver;
 }
 
 export interface LiveNetworks {
@@ -54,7 +56,7 @@ export async function startLiveNetworks(options: LiveNetworksOptions): Promise<L
   try {
     for (const [name, url] of options.rpcUrls) {
       const network = networkByName(name)!;
-      const rpc = createChainRpc(network, url, options.rpc);
+      const rpc = createChainRpc(network, url, options.rpc, options.rpcObserver);
       rpcs.set(name, rpc);
       checks.set(name, createOrderChainChecks(rpc, network));
       prices.set(name, createPriceEstimator(rpc, network));

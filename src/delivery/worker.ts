@@ -68,6 +68,15 @@ export interface DeliveryWorkerOptions {
   resolve?: Resolver;
   /** Records that a webhook answered its challenge (SubscriptionVerified). */
   verified(request: ChallengeRequest): Promise<void>;
+  /** Told how each attempt ended. Default: nobody. */
+  observer?: DeliveryObserver;
+}
+
+/** An attempt's end: `delivered`, failed with attempts left (`retrying`), or given up (`failed`). */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
+
+export interface DeliveryObserver {
+  attempted(channel: ChannelKind, outcome: DeliveryOutcome): void;
 }
 
 export interface DeliveryWorker {
@@ -232,6 +241,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     subscriptionId: row.subscriptionId,
   });
 
+  const deliveryOutcome = (row: OutboxRow, outcome: Outcome): DeliveryOutcome => {
+    if (outcome.kind === 'delivered') return 'delivered';
+    const given = outcome.kind === 'failed' && outcome.permanent;
+    return given || row.attempts + 1 >= delivery.maxAttempts ? 'failed' : 'retrying';
+  };
+
   const outcomeOf = (row: OutboxRow, error: unknown): Outcome => {
     if (error instanceof Stopped) return { ...keyOf(row), kind: 'released' };
     const message = describeError(error);
@@ -256,6 +271,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   /** Records `outcome` and lets go of the row. */
   const settle = (row: OutboxRow, outcome: Outcome) => {
+    if (outcome.kind !== 'released') {
+      options.observer?.attempted(row.channel.kind, deliveryOutcome(row, outcome));
+    }
     const task = record(outcome)
       .catch((error: unknown) =>
         log.warn({ err: error, noticeId: row.noticeId }, 'recording a delivery failed'),

@@ -29,7 +29,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.proxy = deps.trustedProxies > 0;
   app.maxIpsCount = deps.trustedProxies;
   app.use(requestLog({ logger: deps.logger, accessLog: deps.accessLog }));
-  app.use(deps.admin.metrics.http);
+  app.use(deps.requestMetrics);
   app.use(errorMiddleware(deps.logger));
   app.use(cors);
 

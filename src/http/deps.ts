@@ -1,5 +1,7 @@
 /** What the HTTP layer needs from the rest of the service, wired in src/main.ts. */
+import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { CancellationRequest } from '../commands/cancel-orders.js';
 import type { QuoteResponse } from '../commands/create-quote.js';
 import type { PlacedOrder } from '../commands/place-order.js';
@@ -21,7 +23,6 @@ import type { OrderQueries } from '../queries/orders.js';
 import type { SubscriptionQueries } from '../queries/subscriptions.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
 import type { TradeQueries } from '../queries/trades.js';
-import type { Metrics } from './metrics.js';
 import type { RateLimitDeps } from './rate-limit.js';
 import type {
   OrderCreationBody,
@@ -103,6 +104,8 @@ export interface HttpDeps {
   notificationsApi: { enabled: boolean; apiKeyConfigured: boolean };
   /** Whether every live network (null) or one network is ready to serve (src/readiness.ts). */
   readiness(network: string | null): Promise<ReadinessReport>;
+  /** Counts and times every request (src/metrics), first in the middleware chain. */
+  requestMetrics: Middleware;
   /** Operators' endpoints: the key they need (null: off) and what `/metrics` serves. */
-  admin: { apiKey: string | null; metrics: Metrics };
+  admin: { apiKey: string | null; registry: Registry };
 }

@@ -1,35 +1,30 @@
 /**
- * Prometheus metrics (DESIGN.md §8), served by `GET /metrics` to holders of the admin API key:
- * the process (memory, garbage collection, event-loop delay), every HTTP request by route
- * pattern and status, the read-your-writes wait of accepted writes (how far the projections
- * lag behind the ledger, as clients feel it) and the autopilots' waits for them that timed out.
- * The composition root registers further gauges on `registry`: the delivery outbox, the
- * projection thread's heap, and the storage (src/storage-metrics.ts).
+ * What the HTTP API answers, counted as it answers: every request by method, route pattern and
+ * status with its duration; the orders placed and refused (by `errorType`); the requests a rate
+ * limit refused, by route. One middleware, first in the chain, sees each final status and body.
  */
 import type { Middleware } from 'koa';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { PREFIX, SECONDS } from './units.js';
 
-const PREFIX = 'batchbook_';
-const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
-/** Label sets `http` keeps at hand; beyond them (none are expected) it labels each request. */
+/** Label sets `middleware` keeps at hand; beyond them (none are expected) it labels each request. */
 const MAX_REQUEST_SERIES = 1024;
-
-export interface Metrics {
-  readonly registry: Registry;
-  /** Counts and times every request; first in the middleware chain, so it sees final statuses. */
-  readonly http: Middleware;
-  /** One write's wait for its own projection; `caughtUp` false when the wait timed out. */
-  observeReadYourWrites(projector: string, seconds: number, caughtUp: boolean): void;
-  /** An autopilot's wait for the read models to take in its auction timed out (it waits on). */
-  countAutopilotReadModelTimeout(network: string): void;
-}
+/** Where orders are placed: its answers count orders placed and refused. */
+const PLACE_ORDER = '/:network/api/v1/orders';
 
 /** The route pattern a request matched (bounded label values), not its concrete path. */
 function routeOf(matched: unknown): string {
   return typeof matched === 'string' ? matched : 'unmatched';
 }
 
-/** One (method, route, status) of the HTTP metrics, as `http` records it. */
+/** The `errorType` of an error answer, or null. */
+function errorTypeOf(status: number, body: unknown): string | null {
+  if (status < 400 || typeof body !== 'object' || body === null) return null;
+  const { errorType } = body as { errorType?: unknown };
+  return typeof errorType === 'string' ? errorType : null;
+}
+
+/** One (method, route, status) of the HTTP metrics, as the middleware records it. */
 interface RequestSeries {
   readonly labels: { method: string; route: string; status: string };
   /** The duration histogram's child for (method, route). */
@@ -38,14 +33,12 @@ interface RequestSeries {
   uncounted: number;
 }
 
-export function createMetrics(): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+export function httpRequestMetrics(registry: Registry): Middleware {
   // prom-client checks and hashes the labels on every `inc` and `observe`, labelled children
-  // included: a measurable share of a cheap request. So `http` finds its series in maps keyed by
-  // the label values (route patterns, not paths: bounded), counts requests there and hands the
-  // counts to the counter when it is read; only the histogram, which takes no batches, is
-  // called per request, through its child. The exposition is the same.
+  // included: a measurable share of a cheap request. So the middleware finds its series in maps
+  // keyed by the label values (route patterns, not paths: bounded), counts requests there and
+  // hands the counts to the counter when it is read; only the histogram, which takes no
+  // batches, is called per request, through its child. The exposition is the same.
   const series: RequestSeries[] = [];
   const seriesByLabels = new Map<string, Map<string, Map<number, RequestSeries>>>();
   const requests = new Counter({
@@ -68,23 +61,22 @@ export function createMetrics(): Metrics {
     buckets: SECONDS,
     registers: [registry],
   });
-  const waits = new Histogram({
-    name: `${PREFIX}read_your_writes_wait_seconds`,
-    help: 'Wait of an accepted write until its projector applied it, by projector',
-    labelNames: ['projector'],
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const timeouts = new Counter({
-    name: `${PREFIX}read_your_writes_timeouts_total`,
-    help: 'Writes answered before their projector applied them (the wait timed out)',
-    labelNames: ['projector'],
-    registers: [registry],
-  });
-  const autopilotTimeouts = new Counter({
-    name: `${PREFIX}autopilot_read_model_timeouts_total`,
-    help: 'Waits of an autopilot for the read models to take in its auction that timed out (its next cut waits on)',
+  const placed = new Counter({
+    name: `${PREFIX}orders_placed_total`,
+    help: 'Orders accepted (201), by network',
     labelNames: ['network'],
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: `${PREFIX}orders_rejected_total`,
+    help: 'Orders refused, by network and errorType',
+    labelNames: ['network', 'error_type'],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: `${PREFIX}rate_limit_refusals_total`,
+    help: 'Requests a rate limit refused (429 RateLimited), by route pattern',
+    labelNames: ['route'],
     registers: [registry],
   });
 
@@ -107,33 +99,31 @@ export function createMetrics(): Metrics {
     return made;
   }
 
-  return {
-    registry,
-    http: async (ctx, next) => {
-      const began = performance.now();
-      try {
-        await next();
-      } finally {
-        // Errors are turned into statuses by the error middleware, which runs inside this one.
-        const seconds = (performance.now() - began) / 1000;
-        const { method, status } = ctx;
-        const route = routeOf(ctx._matchedRoute);
-        const one = seriesOf(method, route, status);
-        if (one) {
-          one.durations.observe(seconds);
-          one.uncounted += 1;
-        } else {
-          durations.observe({ method, route }, seconds);
-          requests.inc({ method, route, status: String(status) });
-        }
+  return async (ctx, next) => {
+    const began = performance.now();
+    try {
+      await next();
+    } finally {
+      // Errors are turned into statuses by the error middleware, which runs inside this one.
+      const seconds = (performance.now() - began) / 1000;
+      const { method, status } = ctx;
+      const route = routeOf(ctx._matchedRoute);
+      const one = seriesOf(method, route, status);
+      if (one) {
+        one.durations.observe(seconds);
+        one.uncounted += 1;
+      } else {
+        durations.observe({ method, route }, seconds);
+        requests.inc({ method, route, status: String(status) });
       }
-    },
-    observeReadYourWrites(projector, seconds, caughtUp) {
-      waits.observe({ projector }, seconds);
-      if (!caughtUp) timeouts.inc({ projector });
-    },
-    countAutopilotReadModelTimeout(network) {
-      autopilotTimeouts.inc({ network });
-    },
+      const errorType = errorTypeOf(status, ctx.body);
+      if (errorType === 'RateLimited') rateLimited.inc({ route });
+      // An order for a network that exists: an unknown one is no order of any network's.
+      const network = (ctx.state as { network?: { name: string } }).network?.name;
+      if (route === PLACE_ORDER && method === 'POST' && network !== undefined) {
+        if (status === 201) placed.inc({ network });
+        else refused.inc({ network, error_type: errorType ?? String(status) });
+      }
+    }
   };
 }

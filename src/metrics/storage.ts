@@ -8,9 +8,11 @@
  * database away) leaves the last values.
  */
 import type pg from 'pg';
-import { Gauge, type Registry } from 'prom-client';
-import type { QuoteStore } from './commands/quote-store.js';
-import type { EventTypeUsage, LedgerUsage } from './ledger/postgres-usage.js';
+import type { Registry } from 'prom-client';
+import type { QuoteStore } from '../commands/quote-store.js';
+import type { EventTypeUsage, LedgerUsage } from '../ledger/postgres-usage.js';
+import { readGauge, type Sample } from './read-gauge.js';
+import { PREFIX } from './units.js';
 
 export interface StorageSources {
   pool: pg.Pool;
@@ -35,36 +37,13 @@ interface TableRow {
   rows: string;
 }
 
-type Sample = [labels: Record<string, string>, value: number];
-
-/**
- * A gauge set at each scrape to what `read` gives, every label set it gives and only those (a
- * replay's schemas come and go). A read that fails leaves the last values.
- */
-function readGauge(
-  registry: Registry,
-  gauge: { name: string; help: string; labelNames: string[] },
-  read: () => Promise<Sample[]>,
-): void {
-  new Gauge({
-    ...gauge,
-    registers: [registry],
-    async collect() {
-      const samples = await read().catch(() => null);
-      if (!samples) return;
-      this.reset();
-      for (const [labels, value] of samples) this.set(labels, value);
-    },
-  });
-}
-
 export function registerStorageMetrics(registry: Registry, sources: StorageSources): void {
   const tables = async () => (await sources.pool.query<TableRow>(TABLES)).rows;
   const byTable = ['schema', 'table'];
   readGauge(
     registry,
     {
-      name: 'batchbook_table_size_bytes',
+      name: `${PREFIX}table_size_bytes`,
       help: 'Disk space of a table with its indexes and TOAST, by schema and table',
       labelNames: byTable,
     },
@@ -73,7 +52,7 @@ export function registerStorageMetrics(registry: Registry, sources: StorageSourc
   readGauge(
     registry,
     {
-      name: 'batchbook_table_live_rows',
+      name: `${PREFIX}table_live_rows`,
       help: "A table's live rows as PostgreSQL's statistics estimate them, by schema and table",
       labelNames: byTable,
     },
@@ -82,7 +61,7 @@ export function registerStorageMetrics(registry: Registry, sources: StorageSourc
   readGauge(
     registry,
     {
-      name: 'batchbook_quote_store_quotes',
+      name: `${PREFIX}quote_store_quotes`,
       help: 'Quotes the quote store holds (given and not yet swept), by network',
       labelNames: ['network'],
     },
@@ -95,7 +74,7 @@ export function registerStorageMetrics(registry: Registry, sources: StorageSourc
   readGauge(
     registry,
     {
-      name: 'batchbook_ledger_events',
+      name: `${PREFIX}ledger_events`,
       help: 'Events in the ledger, by type',
       labelNames: ['type'],
     },
@@ -104,7 +83,7 @@ export function registerStorageMetrics(registry: Registry, sources: StorageSourc
   readGauge(
     registry,
     {
-      name: 'batchbook_ledger_event_payload_bytes',
+      name: `${PREFIX}ledger_event_payload_bytes`,
       help: "Bytes the ledger's event payloads (data and metadata) take as stored, by type",
       labelNames: ['type'],
     },

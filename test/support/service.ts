@@ -25,6 +25,8 @@ export interface TestService {
   databaseUrl: string;
   /** The devnet the service launched itself (only with `DEVNET_RPC_URL: ''`). */
   embeddedDevnet: Devnet | null;
+  /** The `METRICS_PORT` listener's base URL (only with `METRICS_PORT` set). */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ledger: service.ledger,
     databaseUrl,
     embeddedDevnet: service.devnet,
+    metricsUrl: service.metricsUrl,
     stop: () => service.stop(),
   };
 }

@@ -3,7 +3,7 @@
  * key (`ADMIN_API_KEY`) in `X-API-Key` or as `Authorization: Bearer <key>`: a missing or wrong
  * key is 401 `Unauthorized`; a server without a key answers 503 `AdminApiDisabled`.
  *
- * - `GET /metrics`: Prometheus text exposition (src/http/metrics.ts).
+ * - `GET /metrics`: Prometheus text exposition (src/metrics).
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -37,7 +37,7 @@ export function adminRouter(deps: HttpDeps): Router {
 
   router.get('/metrics', async (ctx) => {
     requireAdminKey(ctx, deps.admin.apiKey);
-    const { registry } = deps.admin.metrics;
+    const { registry } = deps.admin;
     ctx.body = await registry.metrics();
     ctx.type = registry.contentType;
     ctx.set('Cache-Control', 'no-store');

@@ -22,6 +22,7 @@ import type {
 import { networkByName } from '../../../src/domain/networks.js';
 import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { UNOBSERVED_AUCTIONS, type SettlementProgress } from '../../../src/auction/observer.js';
 import { freshDatabase } from '../../support/postgres.js';
 
 describe('settlement driver', function () {
@@ -36,6 +37,9 @@ describe('settlement driver', function () {
   let auctionIds = 0;
   /** What the driver said became of each auction's winner. */
   const outcomes = new Map<number, SettlementOutcome>();
+  /** What the driver told its observer, in order: each stage, with the gas mined ones used. */
+  let progress: [SettlementProgress, bigint | undefined][] = [];
+  beforeEach(() => (progress = []));
 
   before(async () => {
     chain = await sharedTestChain();
@@ -51,6 +55,10 @@ describe('settlement driver', function () {
       logger: pino({ level: 'silent' }),
       receiptPollIntervalMs: 50,
       onOutcome: (auctionId, _, outcome) => outcomes.set(auctionId, outcome),
+      observer: {
+        ...UNOBSERVED_AUCTIONS,
+        settlement: (_, __, stage, gasUsed) => progress.push([stage, gasUsed]),
+      },
     });
   });
 
@@ -112,6 +120,11 @@ describe('settlement driver', function () {
     expect(await nonce()).to.equal(before + 1);
     const sent = (await recorded(auction.id))[0]!.data as { txHash: string };
     expect(outcomes.get(auction.id)).to.deep.equal({ kind: 'success', txHash: sent.txHash });
+    const receipt = await chain.provider.getTransactionReceipt(sent.txHash);
+    expect(progress).to.deep.equal([
+      ['submitted', undefined],
+      ['mined', receipt!.gasUsed],
+    ]);
   });
 
   it('sends nothing once the auction’s deadline has passed, and records why', async () => {
@@ -126,5 +139,6 @@ describe('settlement driver', function () {
     expect(failed.detail).to.contain('deadline');
     expect(await nonce()).to.equal(before);
     expect(outcomes.get(auction.id)).to.deep.equal({ kind: 'fail', reason: 'notSent' });
+    expect(progress).to.deep.equal([['notSent', undefined]]);
   });
 });
