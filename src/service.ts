@@ -396,7 +396,7 @@ export async function startService(
           chain: chains.checks(name),
           blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
           validityMargin: config.auction.validityMarginSeconds,
-          hooksTrampoline: network.hooksTrampoline,
+          interactionTargets: network,
         },
         orderChecks: chains.checks(name),
         expiryDue: (now) => noticeQueries.expiryDue(name, now),

@@ -6,18 +6,16 @@
  */
 import { expect } from 'chai';
 import { Contract, Interface, MaxUint256, Wallet, parseEther, toQuantity } from 'ethers';
-import { ethFlowArtifact, weth9Artifact } from '../../../src/chain/devnet/artifacts.js';
-import { sendFromNode } from '../../../src/chain/devnet/deploy.js';
-import { computeOrderUid, domainSeparator, orderDigest } from '../../../src/domain/eip712.js';
-import type { Address, Hex, OrderData } from '../../../src/domain/events.js';
+import { weth9Artifact } from '../../../src/chain/devnet/artifacts.js';
+import type { Address, Hex } from '../../../src/domain/events.js';
 import {
   ETH_FLOW_CONTRACT,
   SETTLEMENT_CONTRACT,
   VAULT_RELAYER,
 } from '../../../src/domain/networks.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { ETH_FLOW, callEthFlow, ethFlowUid, type EthFlowOrder } from '../../support/eth-flow.js';
 
-const ETH_FLOW = new Interface(ethFlowArtifact().abi);
 const WETH9 = new Interface(weth9Artifact().abi);
 const MAGIC = '0x1626ba7e';
 
@@ -42,7 +40,7 @@ describe('devnet CoWSwapEthFlow', function () {
   });
 
   const now = async () => (await chain.provider.getBlock('latest'))!.timestamp;
-  const ethFlowOrder = (validTo: number) => ({
+  const ethFlowOrder = (validTo: number): EthFlowOrder => ({
     buyToken: chain.deployment.tokens[0]!.address,
     receiver: trader,
     sellAmount: parseEther('1'),
@@ -53,30 +51,11 @@ describe('devnet CoWSwapEthFlow', function () {
     partiallyFillable: false,
     quoteId: 42n,
   });
-  type EthFlowOrder = ReturnType<typeof ethFlowOrder>;
-  const settlementOrder = (o: EthFlowOrder): OrderData => ({
-    sellToken: chain.deployment.weth.address,
-    buyToken: o.buyToken,
-    receiver: o.receiver,
-    sellAmount: o.sellAmount.toString(),
-    buyAmount: o.buyAmount.toString(),
-    validTo: 0xffffffff,
-    appData: o.appData as Hex,
-    feeAmount: '0',
-    kind: 'sell',
-    partiallyFillable: false,
-    sellTokenBalance: 'erc20',
-    buyTokenBalance: 'erc20',
-  });
-  const digestOf = (o: EthFlowOrder) =>
-    `0x${Buffer.from(orderDigest(settlementOrder(o), domainSeparator(chain.deployment.chainId, SETTLEMENT_CONTRACT))).toString('hex')}` as Hex;
-  const send = (from: Address, fn: string, args: unknown[], value?: bigint) =>
-    sendFromNode(chain.provider, {
-      from,
-      to: ETH_FLOW_CONTRACT,
-      data: ETH_FLOW.encodeFunctionData(fn, args),
-      ...(value === undefined ? {} : { value }),
-    });
+  const uidOf = (o: EthFlowOrder) =>
+    ethFlowUid(o, chain.deployment.weth.address, chain.deployment.chainId);
+  const digestOf = (o: EthFlowOrder) => uidOf(o).slice(0, 66) as Hex;
+  const send = (from: Address, fn: 'createOrder' | 'invalidateOrder', o: EthFlowOrder) =>
+    callEthFlow(chain.provider, from, fn, o);
   const logsOf = async (name: string) =>
     (
       await chain.provider.getLogs({
@@ -99,7 +78,7 @@ describe('devnet CoWSwapEthFlow', function () {
 
   it('places the settlement order it signs, and lets only its trader withdraw it', async () => {
     const order = ethFlowOrder((await now()) + 3600);
-    await send(trader, 'createOrder', [order], order.sellAmount);
+    await send(trader, 'createOrder', order);
     const [placement] = await logsOf('OrderPlacement');
     expect(placement!.args.sender.toLowerCase()).to.equal(trader);
     expect(placement!.args.order.validTo).to.equal(0xffffffffn);
@@ -109,35 +88,33 @@ describe('devnet CoWSwapEthFlow', function () {
     );
     const digest = digestOf(order);
     expect(await ethFlow().getFunction('isValidSignature')(digest, '0x')).to.equal(MAGIC);
-    await send(trader, 'createOrder', [order], order.sellAmount).then(
+    await send(trader, 'createOrder', order).then(
       () => expect.fail('placed twice'),
       (error: Error) => expect(error.message).to.match(/revert/),
     );
 
-    await send(other, 'invalidateOrder', [order]).then(
+    await send(other, 'invalidateOrder', order).then(
       () => expect.fail('withdrawn by another'),
       (error: Error) => expect(error.message).to.match(/revert/),
     );
     const before = await chain.provider.getBalance(trader);
-    await send(trader, 'invalidateOrder', [order]);
+    await send(trader, 'invalidateOrder', order);
     const [invalidation] = await logsOf('OrderInvalidation');
-    expect(invalidation!.args.orderUid).to.equal(
-      computeOrderUid(Buffer.from(digest.slice(2), 'hex'), ETH_FLOW_CONTRACT, 0xffffffff),
-    );
-    expect(await chain.provider.getBalance(trader) > before).to.equal(true);
+    expect(invalidation!.args.orderUid).to.equal(uidOf(order));
+    expect((await chain.provider.getBalance(trader)) > before).to.equal(true);
     expect(await ethFlow().getFunction('isValidSignature')(digest, '0x')).to.not.equal(MAGIC);
   });
 
   it('refunds an expired order to its trader, at anyone’s request', async () => {
     const order = ethFlowOrder((await now()) + 60);
-    await send(trader, 'createOrder', [order], order.sellAmount);
+    await send(trader, 'createOrder', order);
     await chain.provider.send('evm_increaseTime', [120]);
     await chain.mine();
     expect(await ethFlow().getFunction('isValidSignature')(digestOf(order), '0x')).to.not.equal(
       MAGIC,
     );
     const before = await chain.provider.getBalance(trader);
-    await send(other, 'invalidateOrder', [order]);
+    await send(other, 'invalidateOrder', order);
     const [refund] = await logsOf('OrderRefund');
     expect(refund!.args.refunder.toLowerCase()).to.equal(other);
     expect(await chain.provider.getBalance(trader)).to.equal(before + order.sellAmount);

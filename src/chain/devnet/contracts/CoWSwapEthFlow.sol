@@ -130,9 +130,11 @@ contract CoWSwapEthFlow {
     }
 
     function wrap(uint256 amount) public {
-        // WETH9's fallback deposits; its outcome is ignored, as a failed wrap only means the
-        // settlement that needed it reverts.
-        (bool success, ) = payable(address(wrappedNativeToken)).call{value: amount}("");
+        // `deposit()` by name: some WETH9 builds (the devnet's) have no depositing fallback. Its
+        // outcome is ignored, as a failed wrap only means the settlement that needed it reverts.
+        (bool success, ) = payable(address(wrappedNativeToken)).call{value: amount}(
+            abi.encodeWithSignature("deposit()")
+        );
         success;
     }
 
