@@ -70,7 +70,7 @@ export interface DevnetDeployment {
   solver: DevnetAccount;
   /** Deploys the demo tokens and holds their minter role. */
   deployer: DevnetAccount;
-  /** The real Uniswap V2 factory and router, at the devnet network's `uniswapV2[0]`. */
+  /** The real Uniswap V2 factory and router, at the chain's network's `uniswapV2[0]`. */
   uniswapV2Factory: Address;
   uniswapV2Router: Address;
   /** Its funded pairs: each demo token against WETH, and DUSD/DCOW; no DUSD/DDAI. */
@@ -195,6 +195,7 @@ export async function deployDevnet(
     // After the funding: the deployer sends both, one transaction at a time.
     const liquidity = await deployPools({
       provider,
+      chainId,
       deployer: deployer.address,
       weth,
       tokens,
