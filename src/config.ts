@@ -32,6 +32,11 @@ export interface Config {
   rpcUrls: ReadonlyMap<string, string>;
   /** The embedded anvil devnet, launched unless disabled or DEVNET_RPC_URL names another. */
   devnet: { enabled: boolean; port: number };
+  /**
+   * The embedded anvil as a fork of another node's network instead of the devnet (on
+   * DEVNET_PORT): served under that network's name, with its contracts and liquidity.
+   */
+  fork: { url: string; block: number | null } | null;
   rpc: { timeoutMs: number; retries: number };
   indexer: {
     pollIntervalMs: number;
@@ -454,6 +459,7 @@ function listenHost(env: Env, devnetDefaults: readonly string[]): string {
 
 export function loadConfig(env: Env = process.env): Config {
   const { rpcUrls, confirmations, startBlocks } = chains(env);
+  const forkUrl = url(env, 'FORK_URL', ['http:', 'https:']);
   // `npm start` on its defaults: the embedded devnet is the only live network.
   const localOnly = boolean(env, 'DEVNET', true) && rpcUrls.size === 0;
   return {
@@ -469,9 +475,15 @@ export function loadConfig(env: Env = process.env): Config {
     accessLog: boolean(env, 'ACCESS_LOG', true),
     rpcUrls,
     devnet: {
-      enabled: boolean(env, 'DEVNET', true) && !rpcUrls.has('devnet'),
+      enabled: boolean(env, 'DEVNET', true) && !rpcUrls.has('devnet') && forkUrl === null,
       port: integer(env, 'DEVNET_PORT', 8545, 0, 65535),
     },
+    fork: forkUrl
+      ? {
+          url: forkUrl,
+          block: env.FORK_BLOCK ? integer(env, 'FORK_BLOCK', 0, 0, Number.MAX_SAFE_INTEGER) : null,
+        }
+      : null,
     rpc: {
       timeoutMs: integer(env, 'RPC_TIMEOUT_MS', 10_000, 100, 600_000),
       retries: integer(env, 'RPC_RETRIES', 3, 0, 20),

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { dedicatedConnectionConfig } from '../projections/connection.js';
 import { allProjectors } from '../projections/index.js';
 import { AnvilPortInUse } from './chain/devnet/anvil.js';
-import { startDevnet, type Devnet } from './chain/devnet/devnet.js';
+import { devnetFiles, startDevnet, type Devnet } from './chain/devnet/devnet.js';
+import { ForkUnavailable, startFork, type Fork } from './chain/devnet/fork.js';
 import { startLiveNetworks } from './chain/live-networks.js';
 import { rememberMisses } from './chain/remembered-misses.js';
 import { createTokenDecimals } from './chain/token-decimals.js';
@@ -149,7 +150,7 @@ export async function startService(
   try {
     // The embedded servers live in the data directory: one service at a time there, and what a
     // crashed one left running is stopped before they start again.
-    if (config.databaseUrl === null || config.devnet.enabled) {
+    if (config.databaseUrl === null || config.devnet.enabled || config.fork !== null) {
       const held = await claimDataDir(config.dataDir);
       claim = held;
       stack.push(() => held.release());
@@ -200,21 +201,26 @@ export async function startService(
           dataDir: config.dataDir,
           port: config.devnet.port,
           fresh: (await ledger.readAll(null, 1)).length === 0,
-        }).catch((error: unknown) => {
-          if (!(error instanceof AnvilPortInUse)) throw error;
-          throw new StartupError(
-            `DEVNET_PORT ${error.port} is in use by another program: stop it, or set DEVNET_PORT to a free port (0 picks one)`,
-          );
-        })
+        }).catch(explainAnvilStart)
       : null;
     if (devnet) stack.push(() => devnet.stop());
+    const fork = config.fork ? await startForkOrExplain(config.fork, config) : null;
+    if (fork) stack.push(() => fork.stop());
     const rpcUrls = new Map(config.rpcUrls);
     if (devnet) rpcUrls.set('devnet', devnet.rpcUrl);
+    if (fork) rpcUrls.set(fork.network.name, fork.rpcUrl);
+    // Networks on a local anvil: blocks come only with transactions and never reorg.
+    const local = (name: string) => name === 'devnet' || name === fork?.network.name;
     const metrics = createServiceMetrics();
     const chains = await startLiveNetworks({
       rpcUrls,
       rpc: config.rpc,
-      indexer: config.indexer,
+      indexer: fork
+        ? {
+            ...config.indexer,
+            confirmations: new Map([...config.indexer.confirmations, [fork.network.name, 0]]),
+          }
+        : config.indexer,
       ledger,
       pool,
       inTransaction,
@@ -350,8 +356,7 @@ export async function startService(
       const rpc = chains.rpc(name)!;
       const prices = chains.prices(name)!;
       const driverKey =
-        config.auction.driverKeys.get(name) ??
-        (name === 'devnet' ? devnetSolver().privateKey : null);
+        config.auction.driverKeys.get(name) ?? (local(name) ? devnetSolver().privateKey : null);
       // The driver tells each winner's solver what became of it.
       const solversByName = new Map<string, Solver>();
       const driver = driverKey
@@ -410,7 +415,7 @@ export async function startService(
           chain: chains.checks(name),
           blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
           validityMargin: config.auction.validityMarginSeconds,
-          hooksTrampoline: network.hooksTrampoline,
+          interactionTargets: network,
         },
         orderChecks: chains.checks(name),
         expiryDue: (now) => noticeQueries.expiryDue(name, now),
@@ -433,7 +438,7 @@ export async function startService(
         clock,
         requestLeadership,
         logger,
-        intervalMs: name === 'devnet' ? config.auction.devnetIntervalMs : config.auction.intervalMs,
+        intervalMs: local(name) ? config.auction.devnetIntervalMs : config.auction.intervalMs,
         solveTimeoutMs: config.auction.solveTimeoutMs,
         settlementDeadlineMs: config.auction.settlementDeadlineMs,
         observer: metrics.auctions,
@@ -643,4 +648,28 @@ export async function startService(
     await stop();
     throw error;
   }
+}
+
+/** The embedded anvil as a fork; a start that cannot go on says why in one line. */
+async function startForkOrExplain(
+  fork: NonNullable<Config['fork']>,
+  config: Config,
+): Promise<Fork> {
+  return startFork({
+    ...fork,
+    port: config.devnet.port,
+    pidFile: devnetFiles(config.dataDir).pidFile,
+  }).catch((error: unknown) => {
+    if (error instanceof ForkUnavailable)
+      throw new StartupError(`FORK_URL ${fork.url} ${error.message}`, { cause: error });
+    return explainAnvilStart(error);
+  });
+}
+
+/** An embedded anvil that could not start on its port says which variable to change. */
+function explainAnvilStart(error: unknown): never {
+  if (!(error instanceof AnvilPortInUse)) throw error;
+  throw new StartupError(
+    `DEVNET_PORT ${error.port} is in use by another program: stop it, or set DEVNET_PORT to a free port (0 picks one)`,
+  );
 }

@@ -1,15 +1,20 @@
 /**
  * Reduces a batch of order events to one set of rows per statement. The reduced batch has the
  * same effect as its events applied one by one, at any batch boundary: the first API
- * cancellation wins; chain facts (fills, invalidations) add up as signed deltas, so a reorg's
- * revert subtracts what its fact added; and a pre-signature log is present or absent as its last
- * event in the batch says (the latest present one counts, chosen at read time).
+ * cancellation wins; chain facts (fills, invalidations, eth-flow refunds) add up as signed
+ * deltas, so a reorg's revert subtracts what its fact added; a pre-signature log is present or
+ * absent as its last event in the batch says (the latest present one counts, chosen at read
+ * time); and an eth-flow order is placed or, its placement reverted, gone, as its last
+ * placement event in the batch says.
  *
  * Hex values are stored as the events carry them: lowercase, by the events' contract.
  */
 import { validateAppData } from '../../src/domain/app-data.js';
+import { ethFlowPlacement } from '../../src/domain/eth-flow.js';
 import type {
   ChainFact,
+  EthFlowOrderPlacedV1,
+  EthFlowOrderRefundedV1,
   OrderCancelledV1,
   OrderPlacedV1,
   PreSignatureSetV1,
@@ -18,7 +23,13 @@ import type {
 import type { EventOf } from '../events.js';
 
 export type OrderEvent = EventOf<
-  'OrderPlaced' | 'OrderCancelled' | 'TradeSettled' | 'PreSignatureSet' | 'ChainFactReverted'
+  | 'OrderPlaced'
+  | 'OrderCancelled'
+  | 'TradeSettled'
+  | 'PreSignatureSet'
+  | 'EthFlowOrderPlaced'
+  | 'EthFlowOrderRefunded'
+  | 'ChainFactReverted'
 >;
 
 export const ORDER_EVENT_TYPES: ReadonlySet<OrderEvent['type']> = new Set([
@@ -26,6 +37,8 @@ export const ORDER_EVENT_TYPES: ReadonlySet<OrderEvent['type']> = new Set([
   'OrderCancelled',
   'TradeSettled',
   'PreSignatureSet',
+  'EthFlowOrderPlaced',
+  'EthFlowOrderRefunded',
   'ChainFactReverted',
 ]);
 
@@ -55,6 +68,10 @@ export interface PlacedRow {
   quote: unknown;
   interactions: unknown;
   settlement_contract: string;
+  /** Eth-flow orders only: the trader's deadline, who placed it, why it cannot trade. */
+  ethflow_user_valid_to: number | null;
+  onchain_sender: string | null;
+  placement_error: string | null;
 }
 
 /** A placement with the batch's later API cancellation of the same order folded in. */
@@ -77,6 +94,15 @@ export interface ChainEffectsRow {
   invalidations: number;
   /** Who invalidated it on chain (`onchainUser`), when this batch invalidated it. */
   invalidated_by: string | null;
+  refunds: number;
+  /** The eth-flow refund's transaction, when this batch refunded it. */
+  refund_tx: string | null;
+}
+
+/** An eth-flow order whose placement a reorg took back. */
+export interface RemovedPlacementRow {
+  network: string;
+  uid: string;
 }
 
 /** One pre-signature log, keyed by (network, uid, block hash, log index). */
@@ -89,9 +115,13 @@ export interface PreSignatureRow {
   signed: boolean;
 }
 
-/** Applied in this order: cancellations of earlier orders, placements, chain effects, logs. */
+/**
+ * Applied in this order: cancellations of earlier orders, eth-flow placements taken back,
+ * placements, chain effects, logs.
+ */
 export interface OrdersBatch {
   cancellations: CancellationRow[];
+  removedPlacements: RemovedPlacementRow[];
   placed: PlacedWithCancellationRow[];
   chainEffects: ChainEffectsRow[];
   /** Pre-signature logs on the canonical chain after this batch. */
@@ -136,6 +166,19 @@ function placedRow(d: OrderPlacedV1): PlacedRow {
     quote: d.quote,
     interactions: d.interactions,
     settlement_contract: d.settlementContract,
+    ethflow_user_valid_to: null,
+    onchain_sender: null,
+    placement_error: null,
+  };
+}
+
+function ethFlowRow(d: EthFlowOrderPlacedV1): PlacedWithCancellationRow {
+  return {
+    ...placedRow(ethFlowPlacement(d)),
+    ethflow_user_valid_to: d.userValidTo,
+    onchain_sender: d.sender,
+    placement_error: d.placementError,
+    cancellation_date: null,
   };
 }
 
@@ -147,6 +190,8 @@ interface ChainEffects {
   fee: bigint;
   invalidations: number;
   invalidatedBy: string | null;
+  refunds: number;
+  refundTx: string | null;
 }
 
 const presignatureRow = (d: PreSignatureSetV1): PreSignatureRow => ({
@@ -166,6 +211,8 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
   const placed = new Map<string, PlacedWithCancellationRow>();
   const cancellations = new Map<string, CancellationRow>();
   const chain = new Map<string, ChainEffects>();
+  // Last word per eth-flow order: placed (with its row) or its placement reverted.
+  const ethFlow = new Map<string, { row: PlacedWithCancellationRow; present: boolean }>();
   // Last word per log: present (set) or absent (reverted).
   const presignatures = new Map<string, { row: PreSignatureRow; present: boolean }>();
   const key = (d: { network: string; uid: string }) => `${d.network}/${d.uid}`;
@@ -192,6 +239,8 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
         fee: 0n,
         invalidations: 0,
         invalidatedBy: null,
+        refunds: 0,
+        refundTx: null,
       };
       chain.set(key(d), e);
     }
@@ -208,6 +257,14 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
     e.invalidations += sign;
     if (sign === 1) e.invalidatedBy ??= d.by;
   };
+  const refund = (d: EthFlowOrderRefundedV1, sign: 1 | -1) => {
+    const e = effectsOf(d);
+    e.refunds += sign;
+    if (sign === 1) e.refundTx ??= d.chain.txHash;
+  };
+  const placeOnChain = (d: EthFlowOrderPlacedV1, present: boolean) => {
+    ethFlow.set(key(d), { row: ethFlowRow(d), present });
+  };
   const presign = (d: PreSignatureSetV1, present: boolean) => {
     const row = presignatureRow(d);
     presignatures.set(`${key(d)}/${row.block_hash}/${row.log_index}`, { row, present });
@@ -220,6 +277,10 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
         return invalidate(fact.data, -1);
       case 'PreSignatureSet':
         return presign(fact.data, false);
+      case 'EthFlowOrderPlaced':
+        return placeOnChain(fact.data, false);
+      case 'EthFlowOrderRefunded':
+        return refund(fact.data, -1);
       case 'SettlementObserved':
         return;
     }
@@ -240,15 +301,29 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
       case 'PreSignatureSet':
         presign(e.data, true);
         break;
+      case 'EthFlowOrderPlaced':
+        placeOnChain(e.data, true);
+        break;
+      case 'EthFlowOrderRefunded':
+        refund(e.data, 1);
+        break;
       case 'ChainFactReverted':
         revert(e.data.reverted);
         break;
     }
   }
   const logs = [...presignatures.values()];
+  const onChain = [...ethFlow.values()];
   return {
     cancellations: [...cancellations.values()],
-    placed: [...placed.values()],
+    removedPlacements: onChain
+      .filter((p) => !p.present)
+      .map(({ row }) => ({ network: row.network, uid: row.uid })),
+    // An API placement of the same UID came first: its row stays, as a re-read placement's would.
+    placed: [
+      ...placed.values(),
+      ...onChain.filter((p) => p.present && !placed.has(key(p.row))).map((p) => p.row),
+    ],
     chainEffects: [...chain.values()].map((e) => ({
       network: e.network,
       uid: e.uid,
@@ -257,6 +332,8 @@ export function reduceOrderEvents(events: readonly OrderEvent[]): OrdersBatch {
       fee: e.fee.toString(),
       invalidations: e.invalidations,
       invalidated_by: e.invalidatedBy,
+      refunds: e.refunds,
+      refund_tx: e.refundTx,
     })),
     presignatures: logs.filter((l) => l.present).map((l) => l.row),
     revertedPresignatures: logs.filter((l) => !l.present).map((l) => l.row),

@@ -12,8 +12,9 @@ import { qualified } from '../sql.js';
 export const ORDERS_TABLE = 'orders';
 export const ORDER_CHAIN_STATE_TABLE = 'order_chain_state';
 export const PRESIGNATURE_EVENTS_TABLE = 'presignature_events';
-/** Only the API's reads use it (a replay builds it after the rows). */
+/** Only the API's reads use them (a replay builds them after the rows). */
 export const ORDERS_BY_OWNER_INDEX = 'orders_by_owner';
+export const ORDERS_BY_SENDER_INDEX = 'orders_by_onchain_sender';
 
 export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   const orders = qualified(schema, ORDERS_TABLE);
@@ -46,6 +47,11 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
       settlement_contract text NOT NULL,
       -- The first API cancellation (later ones do not move it), as the reference keeps it.
       cancellation_date timestamptz,
+      -- Eth-flow orders only (null otherwise): the trader's deadline (valid_to never expires),
+      -- who placed it on chain, and why it cannot trade.
+      ethflow_user_valid_to bigint,
+      onchain_sender text,
+      placement_error text,
       PRIMARY KEY (network, uid)
     )`);
   // GET /account/{owner}/orders: newest first (ties on uid are sorted incrementally). uid is
@@ -54,6 +60,9 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   // of inserts (measured: 3.5 ms instead of 0.2 ms for 8 orders out of 22,000).
   await db.raw(`CREATE INDEX IF NOT EXISTS ${ORDERS_BY_OWNER_INDEX}
     ON ${orders} (network, owner, creation_date DESC)`);
+  // The same list also shows the eth-flow orders an account placed (their owner is the contract).
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${ORDERS_BY_SENDER_INDEX}
+    ON ${orders} (network, onchain_sender, creation_date DESC) WHERE onchain_sender IS NOT NULL`);
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${qualified(schema, ORDER_CHAIN_STATE_TABLE)} (
       network text NOT NULL,
@@ -65,6 +74,9 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
       -- invalidateOrder logs on the canonical chain, and who sent the first of them.
       onchain_invalidations integer NOT NULL DEFAULT 0,
       onchain_user text,
+      -- Eth-flow OrderRefund logs on the canonical chain, and the first one's transaction.
+      ethflow_refunds integer NOT NULL DEFAULT 0,
+      ethflow_refund_tx text,
       PRIMARY KEY (network, uid)
     )`);
   await db.raw(`

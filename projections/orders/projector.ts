@@ -7,6 +7,7 @@ import {
   migrateOrders,
   ORDER_CHAIN_STATE_TABLE,
   ORDERS_BY_OWNER_INDEX,
+  ORDERS_BY_SENDER_INDEX,
   ORDERS_TABLE,
   PRESIGNATURE_EVENTS_TABLE,
 } from './migrations.js';
@@ -16,6 +17,7 @@ import {
   ordersStatements,
   placedColumns,
   presignatureColumns,
+  removedPlacementColumns,
 } from './statements.js';
 
 export function ordersProjector(): Projector {
@@ -24,9 +26,10 @@ export function ordersProjector(): Projector {
   return {
     name: 'orders',
     // 3: chain facts (with reorg reverts) moved to their own tables (rebuilt on upgrade).
-    version: 3,
+    // 4: eth-flow orders (placed, taken back, refunded).
+    version: 4,
     tables: [ORDERS_TABLE, ORDER_CHAIN_STATE_TABLE, PRESIGNATURE_EVENTS_TABLE],
-    readerIndexes: [ORDERS_BY_OWNER_INDEX],
+    readerIndexes: [ORDERS_BY_OWNER_INDEX, ORDERS_BY_SENDER_INDEX],
     eventTypes: ORDER_EVENT_TYPES,
     migrate: migrateOrders,
     async handle(trx, events, schema) {
@@ -36,6 +39,7 @@ export function ordersProjector(): Projector {
       // Sent together, run in this order (one connection runs its statements as sent).
       await Promise.all([
         cancellationColumns.run(trx, sql.cancel, batch.cancellations),
+        removedPlacementColumns.run(trx, sql.removePlacement, batch.removedPlacements),
         placedColumns.run(trx, sql.insertPlaced, batch.placed),
         chainEffectsColumns.run(trx, sql.addChainEffects, batch.chainEffects),
         // Reverts first: a log that comes back after its revert is present again.

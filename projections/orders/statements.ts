@@ -10,6 +10,7 @@ import type {
   ChainEffectsRow,
   PlacedWithCancellationRow,
   PreSignatureRow,
+  RemovedPlacementRow,
 } from './batch.js';
 import { ORDER_CHAIN_STATE_TABLE, ORDERS_TABLE, PRESIGNATURE_EVENTS_TABLE } from './migrations.js';
 
@@ -39,6 +40,14 @@ export const placedColumns = new ColumnSet<PlacedWithCancellationRow>([
   ['interactions', 'jsonb'],
   ['settlement_contract', 'text'],
   ['cancellation_date', 'timestamptz'],
+  ['ethflow_user_valid_to', 'bigint'],
+  ['onchain_sender', 'text'],
+  ['placement_error', 'text'],
+]);
+
+export const removedPlacementColumns = new ColumnSet<RemovedPlacementRow>([
+  ['network', 'text'],
+  ['uid', 'text'],
 ]);
 
 export const cancellationColumns = new ColumnSet<CancellationRow>([
@@ -55,6 +64,8 @@ export const chainEffectsColumns = new ColumnSet<ChainEffectsRow>([
   ['fee', 'numeric'],
   ['invalidations', 'integer'],
   ['invalidated_by', 'text'],
+  ['refunds', 'integer'],
+  ['refund_tx', 'text'],
 ]);
 
 export const presignatureColumns = new ColumnSet<PreSignatureRow>([
@@ -68,6 +79,7 @@ export const presignatureColumns = new ColumnSet<PreSignatureRow>([
 
 export interface OrdersStatements {
   cancel: string;
+  removePlacement: string;
   insertPlaced: string;
   addChainEffects: string;
   presign: string;
@@ -87,6 +99,10 @@ export function ordersStatements(schema: string): OrdersStatements {
       SET cancellation_date = COALESCE(o.cancellation_date, x.cancelled_at)
       FROM ${cancellationColumns.unnest}
       WHERE o.network = x.network AND o.uid = x.uid`,
+    // Only an eth-flow order's row: an API placement is never taken back.
+    removePlacement: `DELETE FROM ${orders} AS o
+      USING ${removedPlacementColumns.unnest}
+      WHERE o.network = x.network AND o.uid = x.uid AND o.ethflow_user_valid_to IS NOT NULL`,
     // A placement is the first event of its stream, so a conflict means a re-read duplicate:
     // the first placement stays, and only a cancellation folded into this one still applies.
     insertPlaced: `INSERT INTO ${orders} AS o (${placed.names})
@@ -95,9 +111,11 @@ export function ordersStatements(schema: string): OrdersStatements {
         SET cancellation_date = COALESCE(o.cancellation_date, excluded.cancellation_date)`,
     // Deltas add up; onchainUser is known while at least one invalidation stands.
     addChainEffects: `INSERT INTO ${chain} AS c (network, uid, executed_sell_amount,
-        executed_buy_amount, executed_fee_amount, onchain_invalidations, onchain_user)
+        executed_buy_amount, executed_fee_amount, onchain_invalidations, onchain_user,
+        ethflow_refunds, ethflow_refund_tx)
       SELECT network, uid, sell, buy, fee, invalidations,
-        CASE WHEN invalidations > 0 THEN invalidated_by END
+        CASE WHEN invalidations > 0 THEN invalidated_by END,
+        refunds, CASE WHEN refunds > 0 THEN refund_tx END
       FROM ${c.unnest}
       ON CONFLICT (network, uid) DO UPDATE SET
         executed_sell_amount = c.executed_sell_amount + excluded.executed_sell_amount,
@@ -105,7 +123,10 @@ export function ordersStatements(schema: string): OrdersStatements {
         executed_fee_amount = c.executed_fee_amount + excluded.executed_fee_amount,
         onchain_invalidations = c.onchain_invalidations + excluded.onchain_invalidations,
         onchain_user = CASE WHEN c.onchain_invalidations + excluded.onchain_invalidations > 0
-          THEN COALESCE(c.onchain_user, excluded.onchain_user) END`,
+          THEN COALESCE(c.onchain_user, excluded.onchain_user) END,
+        ethflow_refunds = c.ethflow_refunds + excluded.ethflow_refunds,
+        ethflow_refund_tx = CASE WHEN c.ethflow_refunds + excluded.ethflow_refunds > 0
+          THEN COALESCE(c.ethflow_refund_tx, excluded.ethflow_refund_tx) END`,
     presign: `INSERT INTO ${presignatures} (${p.names})
       SELECT ${p.names} FROM ${p.unnest}
       ON CONFLICT DO NOTHING`,

@@ -453,7 +453,7 @@ async function measureSize(size: number, options: Options): Promise<SizeResult> 
         },
         blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
         validityMargin: 30,
-        hooksTrampoline: devnet.hooksTrampoline,
+        interactionTargets: devnet,
       };
 
       const t0 = performance.now();

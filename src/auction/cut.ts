@@ -19,7 +19,7 @@ import type {
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import type { PriceEstimator } from '../chain/prices.js';
 import { splitOrderUid } from '../domain/eip712.js';
-import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
+import { onlyThroughTrampoline, type InteractionTargets } from '../domain/hook-interactions.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import { mapAtOnce } from './at-once.js';
 import { orderTermsOf, type OrderTerms } from '../domain/order-terms.js';
@@ -39,8 +39,8 @@ export interface CutDeps {
   blockNumber(): Promise<number>;
   /** Seconds an order must remain valid to enter an auction (time to solve and settle). */
   validityMargin: number;
-  /** The network's HooksTrampoline: the only target an order's interactions may call. */
-  hooksTrampoline: Address;
+  /** What an order's interactions may call: the network's trampoline and eth-flow `wrapAll`. */
+  interactionTargets: InteractionTargets;
 }
 
 export type CutAuction = Pick<AuctionClosedV5, 'block' | 'prices' | 'filtered'> & {
@@ -154,7 +154,7 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const priced = (order: ApiOrder) =>
     nativePrices.get(order.sellToken) != null && nativePrices.get(order.buyToken) != null;
   const trampolined = (order: ApiOrder) =>
-    onlyThroughTrampoline(deps.hooksTrampoline, order.interactions.pre, order.interactions.post);
+    onlyThroughTrampoline(deps.interactionTargets, order.interactions.pre, order.interactions.post);
   const checked = open.filter((order) => trampolined(order) && priced(order));
   const fundsChecked = checked.filter((order) => neededBalance(order) > 0n);
   const [balances, allowances, refused] = await Promise.all([

@@ -138,7 +138,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   };
 
   const calldata = (auctionId: number, orders: readonly AuctionOrder[], solution: RankedSolution) =>
-    settlementCalldata(settlementPlan(orders, solution, network.hooksTrampoline), auctionId);
+    settlementCalldata(settlementPlan(orders, solution, network), auctionId);
 
   async function simulate(data: Hex): Promise<bigint> {
     try {

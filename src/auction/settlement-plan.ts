@@ -10,17 +10,17 @@
  */
 import type { Address, AuctionOrder, Hex, RankedSolution } from '../domain/events.js';
 import { encodeSettle, type SettlementPlan } from '../chain/settlement-call.js';
-import { onlyThroughTrampoline } from '../domain/hook-interactions.js';
+import { onlyThroughTrampoline, type InteractionTargets } from '../domain/hook-interactions.js';
 
 /**
  * `auctionOrders`: the auction's orders in full, as its cut took them in. An order whose
- * interactions call anything but `hooksTrampoline` is refused (the cut filters those out
+ * interactions call anything but the network's trampoline (or its eth-flow `wrapAll`) is refused (the cut filters those out
  * already): its raw hooks would run as the settlement contract.
  */
 export function settlementPlan(
   auctionOrders: readonly AuctionOrder[],
   solution: RankedSolution,
-  hooksTrampoline: Address,
+  targets: InteractionTargets,
 ): SettlementPlan {
   const orders = new Map(auctionOrders.map((order) => [order.uid, order]));
   const traded = solution.orders.map((trade) => {
@@ -28,8 +28,8 @@ export function settlementPlan(
     // The competition only ranks solutions trading the auction's orders.
     if (!order)
       throw new Error(`solution ${solution.rank} trades ${trade.uid}, not in the auction`);
-    if (!onlyThroughTrampoline(hooksTrampoline, order.preInteractions, order.postInteractions))
-      throw new Error(`order ${trade.uid} has interactions not through ${hooksTrampoline}`);
+    if (!onlyThroughTrampoline(targets, order.preInteractions, order.postInteractions))
+      throw new Error(`order ${trade.uid} has interactions not through ${targets.hooksTrampoline}`);
     return { order, trade };
   });
   const uniform = (Object.keys(solution.clearingPrices) as Address[]).sort();

@@ -1,5 +1,6 @@
 /**
- * The chain indexer of one network: follows the settlement contract's logs into ledger facts.
+ * The chain indexer of one network: follows the settlement contract's logs, and its eth-flow
+ * contracts' (orders selling native ETH, placed on chain), into ledger facts.
  *
  * - Confirmed blocks only: it indexes up to `head - confirmations`.
  * - Exactly once in effect: a fact's event id is derived from its log (chain id, block hash, log
@@ -18,7 +19,7 @@ import {
   EVENT_VERSIONS,
   streamOf,
   type ChainFact,
-  type ChainFactRevertedV1,
+  type ChainFactRevertedV2,
   type Hex,
 } from '../domain/events.js';
 import type { Ledger } from '../ledger/port.js';
@@ -26,6 +27,12 @@ import { createIndexerStore, type BlockRef, type IndexedFact } from './indexer-s
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
 import type { InTransaction, RequestLeadership } from './ports.js';
 import type { ChainRpc } from './rpc.js';
+import {
+  ethFlowFactOf,
+  ETH_FLOW_TOPICS,
+  readHeldOrder,
+  type ReadHeldOrder,
+} from './eth-flow-logs.js';
 import { factOf, SETTLEMENT_TOPICS, type RawLog } from './settlement-logs.js';
 
 export interface IndexerOptions {
@@ -57,7 +64,7 @@ interface IndexerDeps {
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
-type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactRevertedV1 };
+type IndexerEvent = ChainFact | { type: 'ChainFactReverted'; data: ChainFactRevertedV2 };
 
 /** Concurrent appends per step: enough for the ledger to commit them in groups. */
 const APPEND_CONCURRENCY = 32;
@@ -90,6 +97,11 @@ export async function startChainIndexer(
     if (!found) throw new ChainMoved();
     return lower(found.hash!) === at.hash;
   };
+
+  const readHeld: ReadHeldOrder = (contract, hash, blockNumber) =>
+    rpc.request(`eth-flow order ${hash}`, (p) =>
+      readHeldOrder((tx) => p.call(tx), contract, hash, blockNumber),
+    );
 
   /**
    * Appends in order within each stream and concurrently across streams (the ledger commits
@@ -133,7 +145,7 @@ export async function startChainIndexer(
     await appendAll(
       reverted.map(({ fact, eventId, incarnation }) => {
         const { blockHash, logIndex } = fact.data.chain;
-        const data: ChainFactRevertedV1 = {
+        const data: ChainFactRevertedV2 = {
           network: network.name,
           revertedEventId: eventId,
           reverted: fact,
@@ -176,8 +188,8 @@ export async function startChainIndexer(
    */
   const indexRange = async (cursor: BlockRef | null, from: number, to: Block) => {
     const filter = {
-      address: network.settlementContract,
-      topics: [[...SETTLEMENT_TOPICS]],
+      address: [network.settlementContract, ...network.ethFlowContracts],
+      topics: [[...SETTLEMENT_TOPICS, ...ETH_FLOW_TOPICS]],
       fromBlock: toQuantity(from),
       toBlock: toQuantity(to.number),
     };
@@ -195,15 +207,21 @@ export async function startChainIndexer(
       }
       if (lower(b.hash!) !== lower(l.blockHash)) throw new ChainMoved();
     }
+    // Read before the checks below: a placement is checked against the contract's state at
+    // its block, which a reorg during the step could have changed too.
+    const facts = (
+      await Promise.all(
+        logs.map((l) => {
+          const timestamp = blocks.get(Number(l.blockNumber))!.timestamp;
+          return factOf(network, l, timestamp) ?? ethFlowFactOf(network, l, timestamp, readHeld);
+        }),
+      )
+    ).filter((fact) => fact !== null);
     if (!(await isCanonical(ref(to)))) throw new ChainMoved();
     if (cursor && lower((await block(from))?.parentHash ?? '0x') !== cursor.hash) {
       throw new ChainMoved();
     }
 
-    const facts = logs.flatMap((l) => {
-      const fact = factOf(network, l, blocks.get(Number(l.blockNumber))!.timestamp);
-      return fact ? [fact] : [];
-    });
     const incarnations = await store.incarnations(facts.map((f) => f.data.chain));
     const indexed: IndexedFact[] = facts.map((fact, i) => {
       const { blockHash, logIndex } = fact.data.chain;

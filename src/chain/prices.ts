@@ -143,7 +143,7 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
     if (known) return known;
     const data = `${GET_PAIR}${addressWord(token0)}${addressWord(token1)}`;
     const result = await call(`pair of ${token0} and ${token1}`, factory, data, tag);
-    // Empty data: no factory at this address (e.g. a local chain that calls itself mainnet).
+    // Empty data: no factory at this address (a chain the registry does not describe).
     if (result.length < 2 + WORD_DIGITS) return null;
     const address = `0x${result.slice(-40).toLowerCase()}` as Address;
     if (BigInt(address) === 0n) return null;

@@ -27,7 +27,7 @@ const TOPICS = {
 export const SETTLEMENT_TOPICS: readonly string[] = Object.values(TOPICS);
 
 /** The 32-byte words of ABI-encoded data, and the values they hold. */
-function abiWords(data: string) {
+export function abiWords(data: string) {
   const hex = data.slice(2).toLowerCase();
   const word = (i: number) => hex.slice(64 * i, 64 * (i + 1));
   const uint = (i: number) => BigInt(`0x${word(i)}`);

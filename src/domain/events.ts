@@ -128,18 +128,72 @@ export interface SettlementObservedV1 {
   chain: ChainCoordinates;
 }
 
+/**
+ * Why an order placed on chain cannot trade, in the reference's words (`onchainOrderData.
+ * placementError`): `invalidOrderData` for a placement that is not the eth-flow contract's own
+ * (an owner other than the contract, an order it does not hold, one it could not have placed),
+ * `nonZeroFee` for a signed fee (orders pay no fee up front). The others are the reference's
+ * quote checks, kept for its vocabulary.
+ */
+export type PlacementError =
+  | 'validToTooFarInTheFuture'
+  | 'disabledOrderClass'
+  | 'preValidationError'
+  | 'invalidQuote'
+  | 'insufficientFee'
+  | 'nonZeroFee'
+  | 'invalidOrderData'
+  | 'other';
+
+/**
+ * An `OrderPlacement` log of an eth-flow contract: an order selling native ETH, paid for in the
+ * placing transaction, owned (and signed by EIP-1271) by the contract, the sender's to withdraw.
+ * The order's own `validTo` never expires; the trader's deadline is `userValidTo`.
+ */
+export interface EthFlowOrderPlacedV1 {
+  network: string;
+  uid: OrderUid;
+  /** The owner the placement states (the eth-flow contract, unless `invalidOrderData`). */
+  owner: Address;
+  /** The eth-flow contract that emitted the log: `wrapAll` on it wraps the order's ETH. */
+  ethFlowContract: Address;
+  /** Who sent the ETH: `onchainOrderData.sender` and `onchainUser`. */
+  sender: Address;
+  order: OrderData;
+  /** The placement's signature bytes (for EIP-1271, the owner's address). */
+  signature: Hex;
+  userValidTo: number;
+  /** The quote the trader placed it with (an int64, in decimal); null when the log had none. */
+  quoteId: string | null;
+  placementError: PlacementError | null;
+  /** The block's timestamp: the order's creation date. */
+  placedAt: string;
+  chain: ChainCoordinates;
+}
+
+/** An `OrderRefund` log: an expired eth-flow order was closed and its ETH returned. */
+export interface EthFlowOrderRefundedV1 {
+  network: string;
+  uid: OrderUid;
+  /** Who asked for the refund (anyone may, once the order expired). */
+  refunder: Address;
+  chain: ChainCoordinates;
+}
+
 /** The chain facts the indexer records; a reorg can take any of them back. */
 export type ChainFact =
   | { type: 'TradeSettled'; data: TradeSettledV1 }
   | { type: 'OrderCancelled'; data: OrderCancelledV1 & { chain: ChainCoordinates } }
   | { type: 'PreSignatureSet'; data: PreSignatureSetV1 }
-  | { type: 'SettlementObserved'; data: SettlementObservedV1 };
+  | { type: 'SettlementObserved'; data: SettlementObservedV1 }
+  | { type: 'EthFlowOrderPlaced'; data: EthFlowOrderPlacedV1 }
+  | { type: 'EthFlowOrderRefunded'; data: EthFlowOrderRefundedV1 };
 
 /**
  * The compensating event of a reorg: the log behind `reverted` is no longer on the canonical
  * chain, so everything derived from it is undone. Appended to the stream of the reverted fact.
  */
-export interface ChainFactRevertedV1 {
+export interface ChainFactRevertedV2 {
   network: string;
   /** The ledger id of the event it takes back. */
   revertedEventId: string;
@@ -421,7 +475,9 @@ export interface EventPayloads {
   TradeSettled: TradeSettledV1;
   PreSignatureSet: PreSignatureSetV1;
   SettlementObserved: SettlementObservedV1;
-  ChainFactReverted: ChainFactRevertedV1;
+  ChainFactReverted: ChainFactRevertedV2;
+  EthFlowOrderPlaced: EthFlowOrderPlacedV1;
+  EthFlowOrderRefunded: EthFlowOrderRefundedV1;
   QuoteCreated: QuoteCreatedV1;
   AuctionClosed: AuctionClosedV5;
   SettlementSubmitted: SettlementSubmittedV1;
@@ -442,7 +498,10 @@ export const EVENT_VERSIONS: { readonly [T in EventType]: number } = {
   TradeSettled: 1,
   PreSignatureSet: 1,
   SettlementObserved: 1,
-  ChainFactReverted: 1,
+  // 2: eth-flow placements and refunds may be taken back too.
+  ChainFactReverted: 2,
+  EthFlowOrderPlaced: 1,
+  EthFlowOrderRefunded: 1,
   QuoteCreated: 1,
   AuctionClosed: 5,
   SettlementSubmitted: 1,
@@ -505,6 +564,8 @@ export function streamOf(event: DomainEvent): string {
         : streams.orderOnChain(event.data.network, event.data.uid);
     case 'TradeSettled':
     case 'PreSignatureSet':
+    case 'EthFlowOrderPlaced':
+    case 'EthFlowOrderRefunded':
       return streams.orderOnChain(event.data.network, event.data.uid);
     case 'SettlementObserved':
       return streams.settlement(event.data.network, event.data.chain.txHash);

@@ -19,6 +19,7 @@ import type {
   TradeSettledV1,
 } from './events.js';
 import type { OrderRejection } from './errors.js';
+import { ethFlowPlacement } from './eth-flow.js';
 import { orderStatus, type StatusInputs } from './status.js';
 
 export interface OrderState {
@@ -96,6 +97,8 @@ function revert(state: OrderState, fact: ChainFact): OrderState {
     case 'PreSignatureSet':
       return { ...state, preSignatures: state.preSignatures.filter((p) => !sameLog(p.chain, at)) };
     case 'SettlementObserved':
+    case 'EthFlowOrderPlaced':
+    case 'EthFlowOrderRefunded':
       return state;
   }
 }
@@ -106,9 +109,14 @@ function revert(state: OrderState, fact: ChainFact): OrderState {
  * makes it impossible anyway.
  */
 export function evolve(state: OrderState | null, event: DomainEvent): OrderState | null {
-  if (state === null) return event.type === 'OrderPlaced' ? placedState(event.data) : null;
+  if (state === null) {
+    if (event.type === 'OrderPlaced') return placedState(event.data);
+    return event.type === 'EthFlowOrderPlaced' ? placedState(ethFlowPlacement(event.data)) : null;
+  }
   switch (event.type) {
     case 'OrderPlaced':
+    case 'EthFlowOrderPlaced':
+    case 'EthFlowOrderRefunded':
     case 'AppDataRegistered':
     case 'SettlementObserved':
     case 'QuoteCreated':
@@ -142,7 +150,7 @@ export function evolve(state: OrderState | null, event: DomainEvent): OrderState
  * always follows it in its stream.
  */
 export function foldOrder(events: readonly DomainEvent[]): OrderState | null {
-  const placement = events.find((e) => e.type === 'OrderPlaced');
+  const placement = events.find((e) => e.type === 'OrderPlaced' || e.type === 'EthFlowOrderPlaced');
   if (placement === undefined) return null;
   return events.reduce<OrderState | null>(
     (state, event) => (event === placement ? state : evolve(state, event)),

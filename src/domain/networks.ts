@@ -21,6 +21,12 @@ export interface Network {
   hooksTrampoline: Address;
   wrappedNativeToken: Address;
   /**
+   * CoWSwapEthFlow deployments whose orders the indexer follows (orders selling native ETH,
+   * placed on chain): the one the official SDK sends to, first, then the reference's own where
+   * it names another (reference §8).
+   */
+  ethFlowContracts: readonly Address[];
+  /**
    * Uniswap-V2 deployments (0.3% fee, constant product) whose pairs price tokens and are offered
    * to solvers. Only addresses checked against Uniswap's own list of V2 deployments
    * (docs.uniswap.org/contracts/v2/reference/smart-contracts/v2-deployments); empty where Uniswap
@@ -61,6 +67,24 @@ export const VAULT_RELAYER: Address = '0xc92e8bdf79f0507f65a392b0ab4667716bfe011
 export const HOOKS_TRAMPOLINE: Address = '0x60bf78233f48ec42ee3f101b9a05ec7878728006';
 /** HooksTrampoline on Gnosis Chain. */
 const GNOSIS_HOOKS_TRAMPOLINE: Address = '0x01dcb88678aedd0c4cc9552b20f4718550250574';
+/**
+ * CoWSwapEthFlow as the official SDK knows it (production) on every chain; the devnet places its
+ * own there (src/chain/devnet/eth-flow.ts).
+ */
+export const ETH_FLOW_CONTRACT: Address = '0xba3cb449bd2b4adddbc894d8697f5170800eadec';
+/** Other production eth-flow deployments the reference lists (reference §8), by network. */
+const REFERENCE_ETH_FLOW: Readonly<Record<string, Address>> = {
+  mainnet: '0x40a50cf069e992aa4536211b23f286ef88752187',
+  xdai: '0x40a50cf069e992aa4536211b23f286ef88752187',
+  arbitrum_one: '0x6dfe75b5ddce1ade279d4fa6bd6aef3cbb6f49db',
+  base: '0x3c3ea1829891bc9bec3d06a81d5d169e52a415e3',
+  avalanche: '0x04501b9b1d52e67f6862d157e00d13419d2d6e95',
+  polygon: '0x04501b9b1d52e67f6862d157e00d13419d2d6e95',
+  linea: '0x04501b9b1d52e67f6862d157e00d13419d2d6e95',
+  bnb: '0x04501b9b1d52e67f6862d157e00d13419d2d6e95',
+  plasma: '0x04501b9b1d52e67f6862d157e00d13419d2d6e95',
+  sepolia: '0x0b7795e18767259cc253a2df471db34c72b49516',
+};
 /** The pseudo-token standing for the chain's native currency in buy orders. */
 export const NATIVE_TOKEN_MARKER: Address = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
@@ -81,6 +105,10 @@ function network(
     vaultRelayer: VAULT_RELAYER,
     hooksTrampoline: name === 'xdai' ? GNOSIS_HOOKS_TRAMPOLINE : HOOKS_TRAMPOLINE,
     wrappedNativeToken: wrappedNativeToken.toLowerCase() as Address,
+    ethFlowContracts: [
+      ETH_FLOW_CONTRACT,
+      ...(name in REFERENCE_ETH_FLOW ? [REFERENCE_ETH_FLOW[name]!] : []),
+    ],
     uniswapV2: uniswapV2.map(({ factory, router }) => ({
       factory: factory.toLowerCase() as Address,
       router: router.toLowerCase() as Address,
@@ -193,6 +221,10 @@ export const NETWORKS: readonly Network[] = [
 ];
 
 const byName = new Map(NETWORKS.map((n) => [n.name, n]));
+
+export function networkByChainId(chainId: number): Network | undefined {
+  return NETWORKS.find((n) => n.chainId === chainId);
+}
 
 export function networkByName(name: string): Network | undefined {
   return byName.get(name);

@@ -18,6 +18,11 @@ export interface StatusInputs {
   invalidated: boolean;
   /** A presign order whose latest pre-signature is absent or revoked. */
   presignaturePending: boolean;
+  /**
+   * An order placed on chain with a placement error: it can never trade, so it never reads as
+   * open (the reference leaves its status alone and only keeps it out of auctions).
+   */
+  unplaceable?: boolean;
 }
 
 export function isFulfilled(s: StatusInputs): boolean {
@@ -29,7 +34,7 @@ export function isFulfilled(s: StatusInputs): boolean {
 /** `nowSeconds` is Unix time; an order expires once `validTo < now` (strictly). */
 export function orderStatus(s: StatusInputs, nowSeconds: number): OrderStatus {
   if (isFulfilled(s)) return 'fulfilled';
-  if (s.invalidated) return 'cancelled';
+  if (s.invalidated || s.unplaceable) return 'cancelled';
   if (s.validTo < nowSeconds) return 'expired';
   if (s.presignaturePending) return 'presignaturePending';
   return 'open';

@@ -24,7 +24,10 @@ export const UPCASTERS: { readonly [T in EventType]: readonly Step[] } = {
   TradeSettled: [],
   PreSignatureSet: [],
   SettlementObserved: [],
-  ChainFactReverted: [],
+  // v1 → v2: more kinds of fact may be reverted; a v1 revert reads the same.
+  ChainFactReverted: [(data) => data],
+  EthFlowOrderPlaced: [],
+  EthFlowOrderRefunded: [],
   QuoteCreated: [],
   // v1 → v2: solutions gained their solver, flags and trades, `winners` became `isWinner`, and
   // auctions a deadline. v1 auctions were never solved: no solutions, nothing in flight.

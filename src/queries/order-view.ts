@@ -7,6 +7,7 @@ import type {
   Address,
   BuyTokenBalance,
   Hex,
+  PlacementError,
   Interaction,
   LinkedQuote,
   OrderClass,
@@ -44,8 +45,15 @@ export interface ApiOrder extends OrderData {
   executedFee: string;
   executedFeeToken: Address;
   fullAppData: string | null;
-  /** Only for an order invalidated on chain: the account that called `invalidateOrder`. */
+  /**
+   * Only for an order placed on chain (who placed it) or invalidated on chain (who called
+   * `invalidateOrder` on the settlement contract).
+   */
   onchainUser?: Address;
+  /** Only for an eth-flow order: the trader's deadline and its refund. */
+  ethflowData?: { userValidTo: number; refundTxHash: Hex | null; isRefunded: boolean };
+  /** Only for an order placed on chain: who placed it, and why it cannot trade. */
+  onchainOrderData?: { sender: Address; placementError: PlacementError | null };
   /** Only when the app data sets metadata.validFrom. */
   validFrom?: number;
   settlementContract: Address;
@@ -89,6 +97,10 @@ export interface OrderViewRow {
   invalidated: boolean;
   onchain_user: Address | null;
   presignature_pending: boolean;
+  ethflow_user_valid_to: string | null;
+  onchain_sender: Address | null;
+  placement_error: PlacementError | null;
+  ethflow_refund_tx: Hex | null;
 }
 
 /**
@@ -110,8 +122,10 @@ export function orderColumns(withQuote: boolean): string {
     COALESCE(c.executed_buy_amount, 0)::text AS executed_buy_amount,
     COALESCE(c.executed_fee_amount, 0)::text AS executed_fee_amount,
     (o.cancellation_date IS NOT NULL OR COALESCE(c.onchain_invalidations, 0) > 0) AS invalidated,
-    c.onchain_user,
-    (o.signing_scheme = 'presign' AND NOT COALESCE(p.signed, false)) AS presignature_pending`;
+    COALESCE(o.onchain_sender, c.onchain_user) AS onchain_user,
+    (o.signing_scheme = 'presign' AND NOT COALESCE(p.signed, false)) AS presignature_pending,
+    o.ethflow_user_valid_to::text AS ethflow_user_valid_to, o.onchain_sender, o.placement_error,
+    c.ethflow_refund_tx`;
 }
 
 /** `FROM` for `orderColumns`: the order, its chain state, and (presign only) its latest pre-signature. */
@@ -142,17 +156,20 @@ function quoteView(quote: ApiOrderQuote, status: OrderStatus): ApiOrderQuote {
 
 export function toApiOrder(row: OrderViewRow, nowSeconds: number): ApiOrder {
   const validTo = Number(row.valid_to);
+  const userValidTo = row.ethflow_user_valid_to === null ? null : Number(row.ethflow_user_valid_to);
   const status = orderStatus(
     {
       kind: row.kind,
       sellAmount: BigInt(row.sell_amount),
       buyAmount: BigInt(row.buy_amount),
-      validTo,
+      // An eth-flow order's own validTo never comes: its trader's deadline does.
+      validTo: userValidTo ?? validTo,
       executedSellAmount: BigInt(row.executed_sell_amount),
       executedBuyAmount: BigInt(row.executed_buy_amount),
       executedFeeAmount: BigInt(row.executed_fee_amount),
       invalidated: row.invalidated,
       presignaturePending: row.presignature_pending,
+      unplaceable: row.placement_error !== null,
     },
     nowSeconds,
   );
@@ -191,6 +208,13 @@ export function toApiOrder(row: OrderViewRow, nowSeconds: number): ApiOrder {
     interactions: row.interactions,
   };
   if (row.onchain_user !== null) order.onchainUser = row.onchain_user;
+  if (userValidTo !== null) {
+    const refundTxHash = row.ethflow_refund_tx;
+    order.ethflowData = { userValidTo, refundTxHash, isRefunded: refundTxHash !== null };
+  }
+  if (row.onchain_sender !== null) {
+    order.onchainOrderData = { sender: row.onchain_sender, placementError: row.placement_error };
+  }
   if (row.valid_from !== null) order.validFrom = Number(row.valid_from);
   if (row.quote) order.quote = quoteView(row.quote, status);
   return order;

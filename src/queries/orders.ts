@@ -20,7 +20,10 @@ export interface OrderQueries {
   byUid(network: string, uid: OrderUid, nowSeconds: number): Promise<ApiOrder | null>;
   /** Unknown UIDs are left out; the order of the result is unspecified (as the reference's). */
   byUids(network: string, uids: readonly OrderUid[], nowSeconds: number): Promise<ApiOrder[]>;
-  /** Newest first; the list omits `quote`, as the reference's does. */
+  /**
+   * Newest first, the owner's orders and the eth-flow orders it placed; the list omits `quote`,
+   * as the reference's does.
+   */
   byOwner(
     network: string,
     owner: Address,
@@ -49,12 +52,14 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
   // The client-facing reads run as prepared statements (./prepared.ts): PostgreSQL plans this
   // one in ~0.7 ms, several times what running it takes (an owner's page of 10 orders).
   const byOwnerSql = `SELECT ${orderColumns(false)} ${from}
-    WHERE o.network = $1 AND o.owner = $2
+    WHERE o.network = $1 AND (o.owner = $2 OR o.onchain_sender = $2)
     ORDER BY o.creation_date DESC, o.uid LIMIT $3 OFFSET $4`;
 
   const solvableSql = `SELECT ${orderColumns(false)} ${from}
-    WHERE o.network = ? AND o.cancellation_date IS NULL AND o.valid_to > ?
-      AND COALESCE(c.onchain_invalidations, 0) = 0 AND COALESCE(o.valid_from, 0) <= ?
+    WHERE o.network = ? AND o.cancellation_date IS NULL
+      AND COALESCE(o.ethflow_user_valid_to, o.valid_to) > ? AND o.placement_error IS NULL
+      AND COALESCE(c.onchain_invalidations, 0) = 0 AND COALESCE(c.ethflow_refunds, 0) = 0
+      AND COALESCE(o.valid_from, 0) <= ?
     ORDER BY o.creation_date, o.uid`;
 
   // The quote's amounts as numerics; the comparison is the reference's, in integers.

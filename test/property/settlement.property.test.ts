@@ -372,7 +372,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
     winner: RankedSolution,
     earlier: readonly RankedSolution[],
   ): Promise<Map<Hex, ChainTrade>> {
-    const plan = settlementPlan(round.orders, winner, network.hooksTrampoline);
+    const plan = settlementPlan(round.orders, winner, network);
     const data = settlementCalldata(plan, auction.id);
     const hash: string = await chain.provider.send('eth_sendTransaction', [
       { from: solverAddress, to: settlement, data, gas: toQuantity(SETTLE_GAS_LIMIT) },
@@ -607,7 +607,7 @@ describe('settlement on chain (property): random auctions solved, ranked, encode
       const { auction, round } = await auctionOf([lone], id, slippageBps);
       const winner = auction.solutions.find((s) => s.isWinner);
       expect(winner, `a winner at ${slippageBps} bps`).to.not.equal(undefined);
-      return encodeSettle(settlementPlan(round.orders, winner!, network.hooksTrampoline));
+      return encodeSettle(settlementPlan(round.orders, winner!, network));
     };
     const [exact, slipped] = [await winnerOf(-1, 0n), await winnerOf(-2, SLIPPAGE_BPS)];
 

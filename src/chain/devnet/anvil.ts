@@ -17,6 +17,8 @@ export interface AnvilOptions {
   host?: string;
   /** Default the devnet's 31337; tests also run a local chain that calls itself mainnet (1). */
   chainId?: number;
+  /** Runs as a fork of this node's chain (at `block`, default its head). */
+  fork?: { url: string; block: number | null };
   /**
    * Holds anvil's pid while it runs: a start after a crash finds and stops the anvil the crashed
    * process left behind (src/leftover-servers.ts).
@@ -71,6 +73,10 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     `${options.chainId ?? DEVNET_CHAIN_ID}`,
   ];
   if (options.stateFile !== null) args.push('--state', options.stateFile, '--state-interval', '1');
+  if (options.fork) {
+    args.push('--fork-url', options.fork.url);
+    if (options.fork.block !== null) args.push('--fork-block-number', `${options.fork.block}`);
+  }
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const { pidFile } = options;
   if (pidFile !== undefined && child.pid !== undefined) writeFileSync(pidFile, `${child.pid}\n`);

@@ -49,13 +49,22 @@ export const erc20MinterArtifact = (): Artifact =>
   load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json');
 
 /**
- * The devnet's HooksTrampoline: its Solidity source and the committed compile output beside it
- * (the service cannot compile at run time; scripts/compile-hooks-trampoline.ts writes it, and
- * test/unit/chain/hooks-trampoline-artifact.test.ts holds it equal to the source's compilation).
+ * The contracts written for the devnet: their Solidity sources and the committed compile output
+ * beside each (the service cannot compile at run time; scripts/compile-devnet-contracts.ts
+ * writes them, and test/unit/chain/devnet-contract-artifacts.test.ts holds each equal to its
+ * source's compilation).
  */
-export const HOOKS_TRAMPOLINE_FILES = {
-  source: fileURLToPath(new URL('./contracts/HooksTrampoline.sol', import.meta.url)),
-  artifact: fileURLToPath(new URL('./contracts/HooksTrampoline.json', import.meta.url)),
-} as const;
+export const DEVNET_CONTRACTS = ['HooksTrampoline', 'CoWSwapEthFlow'] as const;
+export type DevnetContract = (typeof DEVNET_CONTRACTS)[number];
 
-export const hooksTrampolineArtifact = (): Artifact => load(HOOKS_TRAMPOLINE_FILES.artifact);
+export function devnetContractFiles(name: DevnetContract): { source: string; artifact: string } {
+  return {
+    source: fileURLToPath(new URL(`./contracts/${name}.sol`, import.meta.url)),
+    artifact: fileURLToPath(new URL(`./contracts/${name}.json`, import.meta.url)),
+  };
+}
+
+export const hooksTrampolineArtifact = (): Artifact =>
+  load(devnetContractFiles('HooksTrampoline').artifact);
+
+export const ethFlowArtifact = (): Artifact => load(devnetContractFiles('CoWSwapEthFlow').artifact);

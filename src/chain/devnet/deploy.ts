@@ -1,7 +1,8 @@
 /**
  * Deploys what a newcomer needs on a bare anvil chain: the real GPv2 contracts at their canonical
- * addresses, CoW Protocol's HooksTrampoline at its canonical address, WETH9 at mainnet's WETH address, demo ERC-20s, funded demo accounts with allowances
- * to the vault relayer, and an allow-listed solver.
+ * addresses, CoW Protocol's HooksTrampoline at its canonical address, WETH9 at mainnet's WETH
+ * address, a CoWSwapEthFlow where the SDK expects it, demo ERC-20s, funded demo accounts with
+ * allowances to the vault relayer, and an allow-listed solver.
  *
  * Idempotent: every step first reads whether it is already done, so against a persisted chain it
  * sends no transaction and mines no block.
@@ -33,6 +34,8 @@ import {
   weth9Artifact,
   type MainnetDeployment,
 } from './artifacts.js';
+import { sendAs } from './canonical-code.js';
+import { placeEthFlow } from './eth-flow.js';
 import { placeHooksTrampoline } from './hooks-trampoline.js';
 import { deployPools, type DevnetPool } from './pools.js';
 
@@ -56,6 +59,8 @@ export interface DevnetDeployment {
   vaultRelayer: Address;
   /** The target of every order's hooks (the devnet network's `hooksTrampoline`). */
   hooksTrampoline: Address;
+  /** The eth-flow contract orders selling native ETH are placed through. */
+  ethFlow: Address;
   weth: DemoToken;
   /** The demo ERC-20s (WETH not included). */
   tokens: readonly DemoToken[];
@@ -65,7 +70,7 @@ export interface DevnetDeployment {
   solver: DevnetAccount;
   /** Deploys the demo tokens and holds their minter role. */
   deployer: DevnetAccount;
-  /** The real Uniswap V2 factory and router, at the devnet network's `uniswapV2[0]`. */
+  /** The real Uniswap V2 factory and router, at the chain's network's `uniswapV2[0]`. */
   uniswapV2Factory: Address;
   uniswapV2Router: Address;
   /** Its funded pairs: each demo token against WETH, and DUSD/DCOW; no DUSD/DDAI. */
@@ -93,7 +98,6 @@ const WETH_PER_ACCOUNT = parseEther('100');
 /** Predeployed by anvil; GPv2 was deployed on mainnet through it with this salt. */
 const CREATE2_PROXY: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 const GPV2_SALT = encodeBytes32String('Mattresses in Berlin!');
-const AUTHENTICATOR_MANAGER = '0x6Fb5916c0f57f88004d5b5EB25f6f4D77353a1eD';
 
 const ERC20 = new Interface(erc20MinterArtifact().abi);
 const WETH9 = new Interface(weth9Artifact().abi);
@@ -184,12 +188,14 @@ export async function deployDevnet(
     const vaultRelayer = await checkSettlement(provider, settlement, authenticator);
     const hooksTrampoline = await placeHooksTrampoline(provider, settlement);
     const weth = await placeWeth(provider, deployer.address);
+    const ethFlow = await placeEthFlow(provider, settlement, weth.address, vaultRelayer);
     await allowSolver(provider, authenticator, solver.address);
     const owners = accounts.map((a) => a.address);
     await fundAccounts(provider, deployer.address, owners, weth.address, tokens, vaultRelayer);
     // After the funding: the deployer sends both, one transaction at a time.
     const liquidity = await deployPools({
       provider,
+      chainId,
       deployer: deployer.address,
       weth,
       tokens,
@@ -204,6 +210,7 @@ export async function deployDevnet(
       authenticator,
       vaultRelayer,
       hooksTrampoline,
+      ethFlow,
       weth,
       tokens,
       accounts,
@@ -343,8 +350,11 @@ async function placeWeth(provider: JsonRpcProvider, from: Address): Promise<Demo
   return { symbol, name, address, decimals: 18 };
 }
 
-/** Only the allow-list manager may add solvers; anvil lets us act as it without its key. */
-async function allowSolver(
+/**
+ * Only the allow-list manager may add solvers; anvil lets us act as it without its key. It is
+ * read from the chain: a fork's manager is whoever the network made it since the deployment.
+ */
+export async function allowSolver(
   provider: JsonRpcProvider,
   authenticator: Address,
   solver: Address,
@@ -352,14 +362,9 @@ async function allowSolver(
   const allowList = new Contract(authenticator, AUTHENTICATOR, provider);
   const isSolver = () => allowList.getFunction('isSolver')(solver);
   if (await isSolver()) return;
-  await provider.send('anvil_impersonateAccount', [AUTHENTICATOR_MANAGER]);
-  try {
-    await provider.send('anvil_setBalance', [AUTHENTICATOR_MANAGER, toQuantity(parseEther('1'))]);
-    const data = AUTHENTICATOR.encodeFunctionData('addSolver', [solver]);
-    await sendFromNode(provider, { from: AUTHENTICATOR_MANAGER, to: authenticator, data });
-  } finally {
-    await provider.send('anvil_stopImpersonatingAccount', [AUTHENTICATOR_MANAGER]);
-  }
+  const manager = lower(await allowList.getFunction('manager')());
+  const data = AUTHENTICATOR.encodeFunctionData('addSolver', [solver]);
+  await sendAs(provider, { from: manager, to: authenticator, data });
   if (!(await isSolver())) throw new Error(`solver ${solver} is not allow-listed after addSolver`);
 }
 

@@ -59,6 +59,7 @@ export function describeDevnet(deployment: DevnetDeployment): string {
     `${pad('vault relayer')}${deployment.vaultRelayer}`,
     `${pad('authenticator')}${deployment.authenticator}`,
     `${pad('trampoline')}${deployment.hooksTrampoline}`,
+    `${pad('eth-flow')}${deployment.ethFlow}`,
     'Tokens (the demo accounts hold each and approved the vault relayer for it):',
     ...[deployment.weth, ...deployment.tokens].map(
       (t) => `${pad(t.symbol)}${t.address}  ${t.name}, ${t.decimals} decimals`,

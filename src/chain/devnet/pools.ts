@@ -2,10 +2,14 @@
  * The devnet's liquidity: the real Uniswap V2 factory and a few funded pairs, so quotes and
  * native prices come from the same contracts and arithmetic as on mainnet.
  *
- * The factory is the `@uniswap/v2-core` build and the router the `@uniswap/v2-periphery` one,
- * both created through the deterministic-deployment proxy, so they land at the same addresses on
- * every fresh devnet. Pairs are made with `createPair` and funded
- * the way the router does it: tokens sent to the pair, then `pair.mint`.
+ * The factory is the `@uniswap/v2-core` build and the router the `@uniswap/v2-periphery` one.
+ * On the devnet both are created through the deterministic-deployment proxy, so they land at the
+ * same addresses on every fresh devnet. A local chain that plays another network (a fork's
+ * upstream in tests) has them where that network's registry looks for them, as a fork of the
+ * real network finds them: their code is placed there (./canonical-code.ts), so the factory's
+ * pairs are created from, and found by the router at, the network's own addresses. Pairs are
+ * made with `createPair` and funded the way the router does it: tokens sent to the pair, then
+ * `pair.mint`.
  *
  * Idempotent: a pool that holds reserves is left alone, so a persisted chain gets no
  * transaction; one funded only in part (a start cut short) is topped up before minting.
@@ -25,8 +29,16 @@ import {
 } from 'ethers';
 import { createRequire } from 'node:module';
 import type { Address } from '../../domain/events.js';
-import { DEVNET_UNISWAP_V2_FACTORY, DEVNET_UNISWAP_V2_ROUTER } from '../../domain/networks.js';
+import {
+  DEVNET_UNISWAP_V2_FACTORY,
+  DEVNET_UNISWAP_V2_ROUTER,
+  networkByChainId,
+  type UniswapV2Deployment,
+} from '../../domain/networks.js';
 import { sortTokens } from '../../domain/amm.js';
+import { DEVNET_CHAIN_ID } from './anvil.js';
+import type { Artifact } from './artifacts.js';
+import { placeRuntimeCode } from './canonical-code.js';
 import type { DemoToken, NodeTransaction } from './deploy.js';
 
 export interface DevnetPool {
@@ -39,6 +51,7 @@ export interface DevnetPool {
 /** What the pools need from the deployment in progress (passed in: deploy.ts calls this file). */
 export interface PoolSetup {
   provider: JsonRpcProvider;
+  chainId: number;
   /** Holds the demo tokens' minter role, pays the WETH, becomes the factory's feeToSetter. */
   deployer: Address;
   weth: DemoToken;
@@ -71,19 +84,18 @@ const FACTORY_SALT = encodeBytes32String('batchbook Uniswap V2');
 const ROUTER_SALT = encodeBytes32String('batchbook Uniswap V2 Router');
 
 const require = createRequire(import.meta.url);
-/** Its JSON's bytecode has no 0x prefix. */
-const FACTORY_ARTIFACT = require('@uniswap/v2-core/build/UniswapV2Factory.json') as {
-  abi: InterfaceAbi;
-  bytecode: string;
-};
+/** Uniswap's build JSON, whose bytecode has no 0x prefix, as an artifact. */
+function uniswapArtifact(file: string): Artifact {
+  const { abi, bytecode } = require(file) as { abi: InterfaceAbi; bytecode: string };
+  return { abi, bytecode: `0x${bytecode}` };
+}
+const FACTORY_ARTIFACT = uniswapArtifact('@uniswap/v2-core/build/UniswapV2Factory.json');
 const FACTORY = new Interface(FACTORY_ARTIFACT.abi);
 /**
  * The `@uniswap/v2-periphery` build, whose pair address derivation carries the init-code hash of
- * the `@uniswap/v2-core` pair the factory creates: it finds the devnet's pairs.
+ * the `@uniswap/v2-core` pair the factory creates (mainnet's): it finds the factory's pairs.
  */
-const ROUTER_ARTIFACT = require('@uniswap/v2-periphery/build/UniswapV2Router02.json') as {
-  bytecode: string;
-};
+const ROUTER_ARTIFACT = uniswapArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
 const PAIR = new Interface([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 timestamp)',
   'function mint(address to) returns (uint256 liquidity)',
@@ -98,8 +110,8 @@ const WETH9 = new Interface(['function deposit() payable']);
 const lower = (address: string) => address.toLowerCase() as Address;
 
 export async function deployPools(setup: PoolSetup): Promise<DevnetLiquidity> {
-  const factory = await deployFactory(setup);
-  const router = await deployRouter(setup, factory);
+  const { factory, router } =
+    setup.chainId === DEVNET_CHAIN_ID ? await deployUniswap(setup) : await placeUniswap(setup);
   const bySymbol = new Map([setup.weth, ...setup.tokens].map((t) => [t.symbol, t.address]));
   const pools: DevnetPool[] = [];
   // One after another: the deployer sends every transaction.
@@ -119,12 +131,31 @@ async function hasCode(provider: JsonRpcProvider, address: string): Promise<bool
   return (await provider.getCode(address)) !== '0x';
 }
 
+async function deployUniswap(setup: PoolSetup): Promise<UniswapV2Deployment> {
+  const factory = await deployFactory(setup);
+  return { factory, router: await deployRouter(setup, factory) };
+}
+
+/**
+ * The factory's only constructor-set storage, its `feeToSetter`, stays zero there: nobody can
+ * switch the protocol fee on, which changes no price.
+ */
+async function placeUniswap(setup: PoolSetup): Promise<UniswapV2Deployment> {
+  const [deployment] = networkByChainId(setup.chainId)?.uniswapV2 ?? [];
+  if (deployment === undefined)
+    throw new Error(`chain ${setup.chainId} is no network with a Uniswap V2 deployment`);
+  const { factory, router } = deployment;
+  await placeRuntimeCode(setup.provider, FACTORY_ARTIFACT, [setup.deployer], factory);
+  await placeRuntimeCode(setup.provider, ROUTER_ARTIFACT, [factory, setup.weth.address], router);
+  return deployment;
+}
+
 function deployFactory(setup: PoolSetup): Promise<Address> {
   const feeToSetter = AbiCoder.defaultAbiCoder().encode(['address'], [setup.deployer]);
   return deployAt(setup, {
     what: 'the Uniswap V2 factory',
     salt: FACTORY_SALT,
-    initCode: concat([`0x${FACTORY_ARTIFACT.bytecode}`, feeToSetter]),
+    initCode: concat([FACTORY_ARTIFACT.bytecode, feeToSetter]),
     expected: DEVNET_UNISWAP_V2_FACTORY,
   });
 }
@@ -137,7 +168,7 @@ function deployRouter(setup: PoolSetup, factory: Address): Promise<Address> {
   return deployAt(setup, {
     what: 'the Uniswap V2 router',
     salt: ROUTER_SALT,
-    initCode: concat([`0x${ROUTER_ARTIFACT.bytecode}`, args]),
+    initCode: concat([ROUTER_ARTIFACT.bytecode, args]),
     expected: DEVNET_UNISWAP_V2_ROUTER,
   });
 }

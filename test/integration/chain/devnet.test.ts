@@ -238,7 +238,15 @@ describe('chain: the devnet', () => {
         const mint = erc20.encodeFunctionData('mint', [pair, parseUnits('1000000')]);
         await send({ from: deployer, to: dusd, data: mint });
 
-        const setup = { provider, deployer, weth, tokens, send, create2Proxy: PROXY };
+        const setup = {
+          provider,
+          chainId: chain.deployment.chainId,
+          deployer,
+          weth,
+          tokens,
+          send,
+          create2Proxy: PROXY,
+        };
         const { pools } = await deployPools(setup);
         const pool = pools.find((p) => p.address === pair)!;
         const [reserve0, reserve1] = await call(pair, PAIR, 'getReserves');

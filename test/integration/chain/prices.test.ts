@@ -1,6 +1,7 @@
 /**
  * Prices from the devnet's Uniswap V2 pools, checked against the real `UniswapV2Router02`: the
- * estimator must give exactly what the router computes and what a swap through it delivers.
+ * estimator must give exactly what the router computes and what a swap through it delivers. And
+ * the local chain that plays mainnet holds its pools where mainnet's registry looks for them.
  */
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
@@ -27,8 +28,12 @@ import {
 import { createChainRpc, type ChainRpc } from '../../../src/chain/rpc.js';
 import { routeGas } from '../../../src/domain/amm.js';
 import type { Address } from '../../../src/domain/events.js';
-import { DEVNET_UNISWAP_V2_FACTORY, networkByName } from '../../../src/domain/networks.js';
-import { startTestChain, type TestChain } from '../../support/chain.js';
+import {
+  DEVNET_UNISWAP_V2_FACTORY,
+  networkByName,
+  type UniswapV2Deployment,
+} from '../../../src/domain/networks.js';
+import { sharedTestChain, startTestChain, type TestChain } from '../../support/chain.js';
 
 const require = createRequire(import.meta.url);
 const artifact = (path: string) => require(path) as { abi: InterfaceAbi; bytecode: string };
@@ -310,5 +315,42 @@ describe('chain: prices from the devnet pools', function () {
     expect(await estimator.gasPrice()).to.equal(
       BigInt(await chain.provider.send('eth_gasPrice', [])),
     );
+  });
+});
+
+describe('chain: prices on a local chain that plays mainnet', function () {
+  this.timeout(60_000);
+  const mainnet = networkByName('mainnet')!;
+
+  it('finds its pools through mainnet’s Uniswap V2 factory and router, as on a fork of mainnet', async () => {
+    const chain = await sharedTestChain(1);
+    const [{ factory, router }] = mainnet.uniswapV2 as [UniswapV2Deployment];
+    expect(chain.deployment).to.include({ uniswapV2Factory: factory, uniswapV2Router: router });
+    const weth = chain.deployment.weth.address;
+    const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
+    const rpc = createChainRpc(mainnet, chain.rpcUrl);
+    try {
+      const estimator = createPriceEstimator(rpc, mainnet);
+      const amount = parseEther('1');
+      const estimate = await estimator.estimate({
+        sellToken: weth,
+        buyToken: dusd,
+        kind: 'sell',
+        amount,
+      });
+      const routed = new Contract(router, ROUTER, chain.provider).getFunction('getAmountsOut');
+      const [, out] = (await routed(amount, [weth, dusd])) as bigint[];
+      expect(estimate).to.deep.include({ amount: out, path: [weth, dusd] });
+      const [token0, token1] = [weth, dusd].sort();
+      const pair = getCreate2Address(
+        factory,
+        keccak256(solidityPacked(['address', 'address'], [token0, token1])),
+        PAIR_INIT_CODE_HASH,
+      ).toLowerCase();
+      const pools = await estimator.pools([weth, dusd]);
+      expect(pools.map((p) => [p.address, p.router])).to.deep.equal([[pair, router]]);
+    } finally {
+      rpc.close();
+    }
   });
 });

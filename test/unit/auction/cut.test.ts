@@ -92,7 +92,7 @@ function deps(open: ApiOrder[], inFlight: InFlightOrder[] = []) {
     },
     blockNumber: async () => 42,
     validityMargin: 30,
-    hooksTrampoline: TRAMPOLINE,
+    interactionTargets: { hooksTrampoline: TRAMPOLINE, ethFlowContracts: [] },
   };
   return { cut, reads, allowanceReads, signatureReads };
 }
