@@ -13,6 +13,7 @@ import { adminRouter } from './routes/admin.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
+import { docsRouter } from './routes/docs.js';
 import { healthRouter, networkReadinessRouter } from './routes/health.js';
 import { metaRouter } from './routes/meta.js';
 import { notificationsRouter } from './routes/notifications.js';
@@ -64,6 +65,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(within(/^\/(healthz|ready)\/?$/i, healthRouter(deps)));
   // Operators' endpoints (`/metrics`), behind the admin API key.
   app.use(within(/^\/metrics\/?$/i, adminRouter(deps)));
+  // The API described: `/openapi.json` and its reference page, `/docs`.
+  app.use(within(/^\/(openapi\.json|docs)(\/|$)/i, docsRouter(deps)));
   // Not gated: it sees every request the routers above leave, as before, so `allowedMethods`
   // below answers as it did (405 for another method on any router's path, 501 for an unknown one).
   app.use(perNetwork.routes());
@@ -96,5 +99,8 @@ function within(area: RegExp, router: Router): ReturnType<Router['routes']> {
     }
   }
   const routes = router.routes();
-  return (ctx, next) => (area.test(ctx.path) ? routes(ctx, next) : next());
+  const gated: ReturnType<Router['routes']> = (ctx, next) =>
+    area.test(ctx.path) ? routes(ctx, next) : next();
+  // As on `routes()` itself: what is served can be read off the app's middleware.
+  return Object.assign(gated, { router });
 }
