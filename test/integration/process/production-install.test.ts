@@ -6,32 +6,21 @@
  * service imports at run time must then be among the dependencies, or it does not start.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { sharedTestChain } from '../../support/chain.js';
+import { copyRepository } from '../../support/checkout.js';
 import { npmStart, serving, type NpmStart } from '../../support/npm-start.js';
 import { freePort } from '../../support/ports.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { withDeadline } from '../../support/wait.js';
 
 const run = promisify(execFile);
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const INSTALL_MS = 300_000;
 const START_MS = 90_000;
-
-/** The working tree's files a commit would hold: tracked ones and new ones git does not ignore. */
-async function repositoryFiles(): Promise<string[]> {
-  const { stdout } = await run(
-    'git',
-    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return stdout.split('\0').filter((file) => file !== '' && existsSync(path.join(REPO_ROOT, file)));
-}
 
 describe('a production install', function () {
   this.timeout(INSTALL_MS + START_MS + 60_000);
@@ -40,10 +29,7 @@ describe('a production install', function () {
 
   before(async () => {
     folder = mkdtempSync(path.join(tmpdir(), 'batchbook-production-'));
-    for (const file of await repositoryFiles()) {
-      mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-      cpSync(path.join(REPO_ROOT, file), path.join(folder, file));
-    }
+    await copyRepository(folder);
     await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
       cwd: folder,
       timeout: INSTALL_MS,
