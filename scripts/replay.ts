@@ -14,6 +14,7 @@ import { createEventStoreLedger } from '../src/ledger/eventstoredb.js';
 import type { Ledger } from '../src/ledger/port.js';
 import { createPostgresLedger } from '../src/ledger/postgres.js';
 import { openDatabase } from '../src/postgres/database.js';
+import { migrateStores } from '../src/postgres/migrations/apply.js';
 
 const REPLAY_SCHEMA = 'read_replay';
 
@@ -41,9 +42,12 @@ async function main(): Promise<void> {
   });
   let ledger: Ledger | undefined;
   try {
+    // The ledger it reads and the outbox the notices projector writes to are stores: at this
+    // version's schema before either is touched, as the service's start leaves them.
+    await migrateStores(pool);
     ledger =
       config.ledger.kind === 'postgres'
-        ? await createPostgresLedger({ pool })
+        ? createPostgresLedger({ pool })
         : createEventStoreLedger({ connectionString: config.ledger.url });
     const total = await countEvents(pool, config.ledger.kind);
     const bar = new cliProgress.SingleBar(

@@ -44,7 +44,7 @@ async function start(): Promise<ProjectionEngine> {
   const ledger: Ledger =
     data.ledger.kind === 'postgres'
       ? // The thread only reads the ledger, whose tables its starter has created.
-        await createPostgresLedger({ pool, migrated: true, onError: (err) => reportError(err) })
+        createPostgresLedger({ pool, onError: (err) => reportError(err) })
       : createEventStoreLedger({
           connectionString: data.ledger.url,
           onError: (err) => reportError(err),

@@ -61,7 +61,7 @@ import {
 } from './postgres/connection-options.js';
 import { openDatabase } from './postgres/database.js';
 import { leadershipOn } from './postgres/leadership.js';
-import { createSequence } from './postgres/sequence.js';
+import { sequenceIds } from './postgres/sequence.js';
 import { inTransaction } from './postgres/transaction.js';
 import { startProjectionThread } from './projection-thread.js';
 import { createAuctionQueries } from './queries/auctions.js';
@@ -160,18 +160,14 @@ export async function startService(
     stack.push(() => database.stop());
 
     const deadlines = { ...DEFAULT_POSTGRES_DEADLINES, ...options.postgresDeadlines };
-    await runStartupMigrations(database.url, deadlines, config.ledger);
+    await runStartupMigrations(database.url, deadlines);
     const pool = createPool(database.url, deadlines, 24);
     pool.on('error', warn('idle PostgreSQL connection failed'));
     stack.push(() => pool.end());
     const ledger = withPayloadChecks(
       config.ledger.kind === 'postgres'
-        ? // Migrated by the start-up pass above, free of the statement deadline this pool keeps.
-          await createPostgresLedger({
-            pool,
-            migrated: true,
-            onError: warn('ledger connection failed; retrying'),
-          })
+        ? // On the tables the start-up pass above made, free of the statement deadline this pool keeps.
+          createPostgresLedger({ pool, onError: warn('ledger connection failed; retrying') })
         : createEventStoreLedger({
             connectionString: config.ledger.url,
             onError: warn('ledger subscription failed; retrying'),
@@ -350,7 +346,7 @@ export async function startService(
     const competitions = createCompetitionQueries(db);
     // One autopilot per live network, after the projections whose orders it cuts auctions of.
     const solverQuotes = new Map<string, SolverQuotes>();
-    const nextAuctionId = await createSequence(pool, 'batchbook_auction_ids');
+    const nextAuctionId = sequenceIds(pool, 'batchbook_auction_ids');
     for (const name of chains.names) {
       const network = networkByName(name)!;
       const rpc = chains.rpc(name)!;
