@@ -82,7 +82,7 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
     )`);
   // Added after the table (ADD COLUMN: a read model built before keeps its rows, with no hold).
   // The winning solution (auction id, rank) whose settlement may still fill the order, and
-  // until when (Unix seconds) its expiry waits for it; see ./batch.ts.
+  // until when (Unix seconds) its expiry waits for it; see ./derive-notices.ts.
   await db.raw(`ALTER TABLE ${orders}
     ADD COLUMN IF NOT EXISTS held_auction bigint,
     ADD COLUMN IF NOT EXISTS held_rank integer,
