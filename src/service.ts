@@ -60,6 +60,7 @@ import {
   type PostgresDeadlines,
 } from './postgres/connection-options.js';
 import { openDatabase } from './postgres/database.js';
+import { translateDatabaseErrors } from './postgres/database-unavailable.js';
 import { leadershipOn } from './postgres/leadership.js';
 import { sequenceIds } from './postgres/sequence.js';
 import { inTransaction } from './postgres/transaction.js';
@@ -506,7 +507,9 @@ export async function startService(
       logger,
     });
     const deps: HttpDeps = {
-      commands: {
+      // A database that is not there reaches the HTTP layer as one refusal, never as a driver's
+      // error.
+      commands: translateDatabaseErrors<HttpDeps['commands']>({
         placeOrder: (network, body) =>
           placeOrder(
             {
@@ -556,16 +559,16 @@ export async function startService(
           authoriseListing(subscriptionDeps, account, credentials),
         subscriptionsTypedData: () => typedData(subscriptionDeps),
         verifyEmail: (account, id, code) => verifyEmail(subscriptionDeps, account, id, code),
-      },
+      }),
       queries: {
-        orders: orderQueries,
-        appData: createAppDataQueries(db),
-        tokenHolders: createTokenHolderQueries(db),
-        trades: createTradeQueries(db, orderQueries),
-        auctions: createAuctionQueries(db),
-        competitions,
-        subscriptions: subscriptionQueries,
-        notices: noticeQueries,
+        orders: translateDatabaseErrors(orderQueries),
+        appData: translateDatabaseErrors(createAppDataQueries(db)),
+        tokenHolders: translateDatabaseErrors(createTokenHolderQueries(db)),
+        trades: translateDatabaseErrors(createTradeQueries(db, orderQueries)),
+        auctions: translateDatabaseErrors(createAuctionQueries(db)),
+        competitions: translateDatabaseErrors(competitions),
+        subscriptions: translateDatabaseErrors(subscriptionQueries),
+        notices: translateDatabaseErrors(noticeQueries),
       },
       readYourWrites: async (projector, position) => {
         const began = performance.now();

@@ -62,7 +62,11 @@ export interface PlacedOrder {
   appDataPosition: string | null;
 }
 
-function amount(value: string, overflowError: string, field: string): string {
+function amount(
+  value: string,
+  overflowError: 'SellAmountOverflow' | 'BuyAmountOverflow',
+  field: string,
+): string {
   const parsed = parseUint256(value);
   if (parsed.ok) return parsed.value.toString();
   if (parsed.reason === 'overflow') reject(overflowError, `${field} exceeds uint256`);
