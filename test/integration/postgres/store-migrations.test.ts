@@ -82,16 +82,20 @@ const recorded = (pool: pg.Pool) =>
 
 const allSteps = STORE_MIGRATIONS.map((step) => step.name);
 
+/** The DDL of the stores before the migrations, as the start ran it. */
+const snapshot = () => readFile(new URL('./stores-before-migrations.sql', import.meta.url), 'utf8');
+
+/** The catalog of a database the migrations made from nothing, all steps applied. */
+const freshCatalog = async () =>
+  withPool(await freshDatabase(), async (pool) => {
+    expect(await migrateStores(pool)).to.deep.equal(allSteps);
+    return storeCatalog(pool);
+  });
+
 describe('store migrations', () => {
   it('adopts a database made before them: every row kept, the schema equal to a fresh one', async () => {
-    const before = await readFile(
-      new URL('./stores-before-migrations.sql', import.meta.url),
-      'utf8',
-    );
-    const fresh = await withPool(await freshDatabase(), async (pool) => {
-      expect(await migrateStores(pool)).to.deep.equal(allSteps);
-      return storeCatalog(pool);
-    });
+    const before = await snapshot();
+    const fresh = await freshCatalog();
     await withPool(await freshDatabase(), async (pool) => {
       await pool.query(before);
       await pool.query(ROWS);
@@ -113,6 +117,18 @@ describe('store migrations', () => {
         "SELECT nextval('batchbook_auction_ids') AS id",
       );
       expect(next[0]!.id).to.equal('42');
+    });
+  });
+
+  it('adopts an older database still, whose outbox predates verification requests', async () => {
+    const before = await snapshot();
+    // Everything up to the outbox's first change: no verification column, no budgets.
+    const older = before.slice(0, before.indexOf('ALTER TABLE delivery.outbox'));
+    const fresh = await freshCatalog();
+    await withPool(await freshDatabase(), async (pool) => {
+      await pool.query(older);
+      expect(await migrateStores(pool)).to.deep.equal(allSteps);
+      expect(await storeCatalog(pool)).to.deep.equal(fresh);
     });
   });
 
