@@ -29,6 +29,7 @@ import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { DEFAULT_POSTGRES_DEADLINES, knexOptions } from '../../src/postgres/connection-options.js';
 import { startProjectionThread } from '../../src/projection-thread/thread.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
@@ -278,7 +279,8 @@ async function main(): Promise<void> {
       ...knexOptions(url, DEFAULT_POSTGRES_DEADLINES, { min: 0, max: 16 }, { pipelined: true }),
     });
     scratch.onStop(() => db.destroy());
-    const ledger = await createPostgresLedger({ pool });
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({ pool });
     scratch.onStop(() => ledger.close());
     const batches: BatchLog = new Map();
     const engine =

@@ -72,7 +72,7 @@ const APPEND_CONCURRENCY = 32;
  */
 export const REORG_RESCAN_BLOCKS = 256;
 
-/** Its store's tables must exist (`migrateIndexerStore`: the service's start-up pass). */
+/** Its store's tables must exist (the store migrations: the service's start-up pass). */
 export async function startChainIndexer(
   deps: IndexerDeps,
   options: IndexerOptions,

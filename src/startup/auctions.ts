@@ -17,7 +17,7 @@ import type { Config } from '../config.js';
 import type { Address } from '../domain/events.js';
 import { networkByName, type Network } from '../domain/networks.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { createSequence } from '../postgres/sequence.js';
+import { sequenceIds } from '../postgres/sequence.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
 import type { Chains } from './chains.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -47,7 +47,7 @@ export async function startAuctions(
   shared: AuctionSources,
   projections: ProjectionThreadEngine,
 ): Promise<Auctions> {
-  const nextAuctionId = await createSequence(shared.infra.pool, 'batchbook_auction_ids');
+  const nextAuctionId = sequenceIds(shared.infra.pool, 'batchbook_auction_ids');
   const solverQuotes = new Map<string, SolverQuotes>();
   for (const name of shared.chains.live.names) {
     const network = networkByName(name)!;
