@@ -7,6 +7,7 @@ import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
 import { parseAddress } from './domain/hex.js';
 import { nonPublicHost } from './domain/ip-ranges.js';
+import type { ExternalSolverConfig } from './auction/external-solver.js';
 import type { RateLimitSettings } from './http/rate-limit.js';
 
 export interface Config {
@@ -65,7 +66,7 @@ export interface Config {
     builtinSolver: boolean;
     /** The built-in solver's slippage tolerance on pool swaps, in basis points. */
     builtinSolverSlippageBps: number;
-    externalSolvers: readonly ExternalSolverConfig[];
+    externalSolvers: readonly ExternalSolverEntry[];
     /** Per network: the key of the account that sends settlements (an allow-listed solver). */
     driverKeys: ReadonlyMap<string, Hex>;
     /**
@@ -126,15 +127,9 @@ export interface Config {
   version: string;
 }
 
-export interface ExternalSolverConfig {
-  name: string;
-  url: string;
-  /** The address it competes as. */
-  address: Address;
-  /** The networks it solves; all live ones when absent. */
+/** An engine of `EXTERNAL_SOLVERS`, with the networks it solves: all live ones when null. */
+export interface ExternalSolverEntry extends ExternalSolverConfig {
   networks: readonly string[] | null;
-  /** Whether quotes ask it too. */
-  quote: boolean;
 }
 
 export interface NotificationsConfig {
@@ -239,7 +234,7 @@ function addresses(env: Env, name: string): ReadonlySet<Address> {
 }
 
 /** EXTERNAL_SOLVERS: a JSON array of `{ name, url, address, networks? }`. */
-function externalSolvers(env: Env): ExternalSolverConfig[] {
+function externalSolvers(env: Env): ExternalSolverEntry[] {
   const name = 'EXTERNAL_SOLVERS';
   const raw = env[name]?.trim();
   if (!raw) return [];
@@ -254,7 +249,7 @@ function externalSolvers(env: Env): ExternalSolverConfig[] {
   }
   if (!Array.isArray(parsed)) throw new ConfigError(name, 'must be a JSON array');
   const names = new Set<string>();
-  return parsed.map((entry: unknown, i): ExternalSolverConfig => {
+  return parsed.map((entry: unknown, i): ExternalSolverEntry => {
     const at = `entry ${i}`;
     const e = (entry ?? {}) as Record<string, unknown>;
     if (typeof e.name !== 'string' || !/^[\w.-]{1,64}$/.test(e.name) || e.name === 'builtin') {

@@ -44,7 +44,6 @@ import type {
 } from '../../src/domain/events.js';
 import {
   cancelledMessage,
-  executedAmount,
   expiredMessage,
   filledMessage,
   insufficientBalanceMessage,
@@ -60,6 +59,7 @@ import {
   type NoticeMetadata,
   type NoticeType,
 } from '../../src/domain/notices.js';
+import { executedAmount } from '../../src/domain/trade-execution.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { releasesHold, winners } from './load-plan.js';
 import type { NoticeEvent, SubscriptionEvent } from './notice-events.js';

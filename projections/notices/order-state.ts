@@ -3,13 +3,14 @@
  * in the form the derivation works on, and the questions the rules ask of it.
  */
 import type { Address, OrderKind, OrderPlacedV1, OrderUid } from '../../src/domain/events.js';
-import { isFilled, type Executed, type NoticeOrder } from '../../src/domain/notices.js';
+import type { NoticeOrder } from '../../src/domain/notices.js';
+import { isFilled, type ExecutedSums } from '../../src/domain/trade-execution.js';
 import type { NoticeOrderRow } from './rows.js';
 
 export interface OrderState extends NoticeOrder {
   partiallyFillable: boolean;
   validTo: number;
-  executed: Executed;
+  executed: ExecutedSums;
   apiCancelled: boolean;
   chainInvalidations: number;
   cancelSeen: boolean;

@@ -8,7 +8,8 @@ import { verificationRequest } from '../../src/domain/destination-verification.j
 import type { DeliveryChannel, DestinationVerification } from '../../src/domain/events.js';
 import { verifiedOnAdding } from '../../src/domain/subscription-auth.js';
 import type { Derived } from './derive-notices.js';
-import type { LoadedSubscription, OutboxRow, SubscriptionRow } from './rows.js';
+import type { OutboxRow } from '../../src/domain/notices.js';
+import type { LoadedSubscription, SubscriptionRow } from './rows.js';
 
 /** The subscriptions to read: of the accounts with new notices, and those the events name. */
 export function subscriptionsToLoad(

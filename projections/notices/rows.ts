@@ -2,9 +2,8 @@
  * The rows the notices projector reads and writes (./statements.ts), as the pure steps of a batch
  * take and give them: amounts as decimal strings, times as ISO text.
  */
-import type { VerificationRequest } from '../../src/domain/destination-verification.js';
 import type { DeliveryChannel, DestinationVerification } from '../../src/domain/events.js';
-import type { Notice, NoticeMetadata, NoticeType } from '../../src/domain/notices.js';
+import type { NoticeMetadata, NoticeType } from '../../src/domain/notices.js';
 
 /** A `notice_orders` row, amounts as decimal strings. */
 export interface NoticeOrderRow {
@@ -71,14 +70,4 @@ export interface SubscriptionRow {
   added_at: string;
   verified_at: string | null;
   removed_at: string | null;
-}
-
-/** One delivery to make: a notice, or the verification request of a new subscription. */
-export interface OutboxRow {
-  notice_id: string;
-  subscription_id: string;
-  account: string;
-  channel: DeliveryChannel;
-  notice: Notice | null;
-  verification: VerificationRequest | null;
 }

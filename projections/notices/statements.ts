@@ -13,14 +13,9 @@ import {
   NOTICES_TABLE,
   SUBSCRIPTIONS_TABLE,
 } from './migrations.js';
+import type { OutboxRow } from '../../src/domain/notices.js';
 import { OUTBOX_TABLE } from './outbox.js';
-import type {
-  NoticeOrderRow,
-  NoticeRow,
-  OutboxRow,
-  PresignatureRow,
-  SubscriptionRow,
-} from './rows.js';
+import type { NoticeOrderRow, NoticeRow, PresignatureRow, SubscriptionRow } from './rows.js';
 
 export const orderColumns = new ColumnSet<NoticeOrderRow>([
   ['network', 'text'],

@@ -20,7 +20,8 @@ import { streamOf, type ChainFact, type ChainFactRevertedV2, type Hex } from '..
 import type { Ledger } from '../ledger/port.js';
 import { createIndexerStore, type BlockRef, type IndexedFact } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
-import type { InTransaction, RequestLeadership } from './ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
+import type { InTransaction } from './ports.js';
 import type { ChainRpc } from './rpc.js';
 import {
   ethFlowFactOf,

@@ -46,7 +46,7 @@ import { createWebhookChannel } from './channels/webhook.js';
 import { createWebPushChannel } from './channels/webpush.js';
 import { systemResolver, type Resolver } from './destination.js';
 import { createHttpClient, type HttpClient } from './http.js';
-import { claimDue, recordOutcomes, type Outcome, type OutboxRow } from './outbox.js';
+import { claimDue, recordOutcomes, type Outcome, type ClaimedDelivery } from './outbox.js';
 
 export interface DeliveryWorkerOptions {
   db: Knex;
@@ -123,7 +123,7 @@ class Stopped extends Error {}
 /** One destination's rows held by this worker. */
 interface Lane {
   attempting: number;
-  waiting: OutboxRow[];
+  waiting: ClaimedDelivery[];
 }
 
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -190,7 +190,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       flushing ??= flush().finally(() => (flushing = null));
     });
 
-  const attempt = async (row: OutboxRow): Promise<void> => {
+  const attempt = async (row: ClaimedDelivery): Promise<void> => {
     const channel = channels[row.channel.kind] as Channel | { disabled: string } | undefined;
     if (!channel) throw new DeliveryError('unknown channel kind', { permanent: true });
     if ('disabled' in channel) throw new DeliveryError(channel.disabled, { permanent: true });
@@ -236,18 +236,18 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
   };
 
-  const keyOf = (row: OutboxRow) => ({
+  const keyOf = (row: ClaimedDelivery) => ({
     noticeId: row.noticeId,
     subscriptionId: row.subscriptionId,
   });
 
-  const deliveryOutcome = (row: OutboxRow, outcome: Outcome): DeliveryOutcome => {
+  const deliveryOutcome = (row: ClaimedDelivery, outcome: Outcome): DeliveryOutcome => {
     if (outcome.kind === 'delivered') return 'delivered';
     const given = outcome.kind === 'failed' && outcome.permanent;
     return given || row.attempts + 1 >= delivery.maxAttempts ? 'failed' : 'retrying';
   };
 
-  const outcomeOf = (row: OutboxRow, error: unknown): Outcome => {
+  const outcomeOf = (row: ClaimedDelivery, error: unknown): Outcome => {
     if (error instanceof Stopped) return { ...keyOf(row), kind: 'released' };
     const message = describeError(error);
     const permanent = error instanceof DeliveryError && error.permanent;
@@ -270,7 +270,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   };
 
   /** Records `outcome` and lets go of the row. */
-  const settle = (row: OutboxRow, outcome: Outcome) => {
+  const settle = (row: ClaimedDelivery, outcome: Outcome) => {
     if (outcome.kind !== 'released') {
       options.observer?.attempted(row.channel.kind, deliveryOutcome(row, outcome));
     }
@@ -318,8 +318,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   /** Rows over a budget fail at once; the others go to their destinations' lanes. */
   let forgottenAt = 0;
-  const admit = async (rows: OutboxRow[]) => {
-    let over: Map<OutboxRow, string>;
+  const admit = async (rows: ClaimedDelivery[]) => {
+    let over: Map<ClaimedDelivery, string>;
     try {
       over = await spendBudgets(db, rows, delivery.budgets);
     } catch (error) {
@@ -347,7 +347,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
   };
 
-  const take = (rows: OutboxRow[]) => {
+  const take = (rows: ClaimedDelivery[]) => {
     const touched = new Map<string, Lane>();
     for (const row of rows) {
       held += 1;

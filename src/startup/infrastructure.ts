@@ -20,7 +20,7 @@ import {
 } from '../postgres/connection-options.js';
 import { openDatabase, type Database } from '../postgres/database.js';
 import { leadershipOn } from '../postgres/leadership.js';
-import type { RequestLeadership } from '../chain/ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
 import { runStartupMigrations } from '../startup-migrations.js';
 import type { Lifetime } from './lifetime.js';
 
