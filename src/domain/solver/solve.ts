@@ -13,6 +13,8 @@ import { MAX_SOLUTIONS_PER_SOLVER } from '../referee/competition.js';
 import { directedScores, sum, undercuts } from '../referee/score.js';
 import { Batch } from './batch.js';
 import { MAX_SETTLEMENT_GAS, checkSolution, settlementGas, solvable } from './execution.js';
+import type { ProgramSolver } from './linear-program.js';
+import { optimizedBatch } from './optimized-batch.js';
 import { rings } from './rings.js';
 import type { Proposal, Solution, SolveOptions, SolverAuction } from './types.js';
 
@@ -114,14 +116,22 @@ function pays(ring: Scored<Proposal>, proposals: readonly Scored<Proposal>[]): b
   return ring.score > value;
 }
 
+/** Starts of the optimizer's price search taken from the pair-by-pair solutions: the best ones. */
+const SEARCH_STARTS = 3;
+
 /**
  * The built-in solver's solutions for `auction`, best score first: the batch of the best
  * proposals that fit together (with the rings that pay, when that scores more), the rings that
- * pay and the best single proposals, at most `MAX_SOLUTIONS`, none unfair to another. Only sound
- * solutions with a positive score are offered (the reference drops a zero score). Swaps are
- * sized with `options.slippageBps` (none by default).
+ * pay and the best single proposals, and with `optimizer` the whole auction settled at the
+ * prices its search finds (`optimized-batch.ts`); at most `MAX_SOLUTIONS`, none unfair to
+ * another. Only sound solutions with a positive score are offered (the reference drops a zero
+ * score). Swaps are sized with `options.slippageBps` (none by default).
  */
-export function solve(auction: SolverAuction, options: SolveOptions = EXACT): Solution[] {
+export function solve(
+  auction: SolverAuction,
+  options: SolveOptions = EXACT,
+  optimizer?: ProgramSolver,
+): Solution[] {
   const orders = new Map(auction.orders.map((order) => [order.uid, order]));
   const poolIndex = new Map(auction.pools.map((pool) => [pool.address, pool]));
   const pools = poolsByPair(auction.pools);
@@ -184,6 +194,16 @@ export function solve(auction: SolverAuction, options: SolveOptions = EXACT): So
   }));
   if (merged !== null) candidates.push(merged);
   candidates.sort(byScore);
+  if (optimizer !== undefined) {
+    const starts = candidates.slice(0, SEARCH_STARTS).map(({ item }) => item);
+    const batch = optimizedBatch(auction, options, optimizer, starts);
+    const pairs = batch && scoresOf(batch);
+    const score = sum(pairs);
+    if (batch && pairs && score !== null && score > 0n) {
+      candidates.push({ item: batch, score, pairs });
+      candidates.sort(byScore);
+    }
+  }
   const offered: typeof candidates = [];
   for (const candidate of candidates) {
     if (offered.length === MAX_SOLUTIONS) break;
