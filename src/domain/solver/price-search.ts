@@ -42,7 +42,7 @@ const tokensOf = (inputs: SearchInputs) =>
 /** The program at `factors`, and its integer prices. */
 function programAt(inputs: SearchInputs, factors: PriceFactors) {
   const prices = pricesOf(factors, inputs.nativePrices, tokensOf(inputs));
-  return { prices, priced: pricedProgram(inputs.program, prices, factors, inputs.nativePrices) };
+  return { prices, priced: pricedProgram(inputs.program, prices, factors) };
 }
 
 /** The integer prices of `factors`: each token's native price times its factor. */

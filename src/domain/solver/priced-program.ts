@@ -41,10 +41,13 @@ const CURVE_SHARES = Array.from({ length: 20 }, (_, i) => 2 ** i / 1_000_000).fi
 const SWAP_PENALTY = 1e-7;
 
 /**
- * Native tokens of each token kept over, ten times HiGHS's default feasibility tolerance: its
- * answer may miss a balance by that much.
+ * The share of each token paid out that the contract keeps over: it covers the optimizer's
+ * tolerances, the integer prices' rounding against the market's and whole atoms, far beyond
+ * each (~1e-15 of an amount, one atom per transfer) for ordinary tokens. A share of what is paid
+ * out rather than a fixed amount, so that trading nothing stays feasible; what it misses (an
+ * atom worth more than a millionth of a trade) is taken back exactly (`exact-settlement.ts`).
  */
-const TOLERANCE_MARGIN = 1e-6;
+const RESERVE_SHARE = 1e-6;
 
 /** One direction of a pool: points of its curve, in atoms and in native tokens. */
 export interface PoolCurve {
@@ -116,14 +119,13 @@ export function programInputs(
 
 /**
  * The program of the best settlement of `inputs` at `prices` (every traded token priced; the
- * market's times `factors`), keeping a few atoms' worth of each token over for the rounding of
- * whole atoms. Orders whose limit the prices miss are left out.
+ * market's times `factors`), keeping a little of each token paid out over for the rounding.
+ * Orders whose limit the prices miss are left out.
  */
 export function pricedProgram(
   inputs: ProgramInputs,
   prices: ReadonlyMap<Address, bigint>,
   factors: ReadonlyMap<Address, number>,
-  nativePrices: ReadonlyMap<Address, bigint>,
 ): PricedProgram {
   const builder = new ProgramBuilder();
   const balance = new Map<Address, [number, number][]>();
@@ -156,10 +158,12 @@ export function pricedProgram(
     });
     legs.push({ ...curve, columns });
   }
-  for (const [token, terms] of balance) {
-    // Each trade or swap paying the token out may round one atom against the contract.
-    const rounding = nativeValue(BigInt(terms.length + 1), nativePrices.get(token)!);
-    builder.row(rounding + TOLERANCE_MARGIN, Infinity, terms);
+  for (const terms of balance.values()) {
+    builder.row(
+      0,
+      Infinity,
+      terms.map(([column, amount]) => [column, amount < 0 ? amount * (1 + RESERVE_SHARE) : amount]),
+    );
   }
   gasLimit(builder, orders, legs, inputs.maxGas);
   return { program: builder.program(), orders, legs };
