@@ -10,10 +10,10 @@ import pg from 'pg';
 import { allProjectors } from '../projections/index.js';
 import { replayInto, swapInto } from '../projections/replay.js';
 import { loadConfig } from '../src/config.js';
-import { createEventStoreLedger } from '../src/ledger/eventstoredb.js';
+import { openLedger } from '../src/ledger/open-ledger.js';
 import type { Ledger } from '../src/ledger/port.js';
-import { createPostgresLedger } from '../src/ledger/postgres.js';
 import { openDatabase } from '../src/postgres/database.js';
+import { migrateStores } from '../src/postgres/migrations/apply.js';
 
 const REPLAY_SCHEMA = 'read_replay';
 
@@ -41,10 +41,10 @@ async function main(): Promise<void> {
   });
   let ledger: Ledger | undefined;
   try {
-    ledger =
-      config.ledger.kind === 'postgres'
-        ? await createPostgresLedger({ pool })
-        : createEventStoreLedger({ connectionString: config.ledger.url });
+    // The ledger it reads and the outbox the notices projector writes to are stores: at this
+    // version's schema before either is touched, as the service's start leaves them.
+    await migrateStores(pool);
+    ledger = openLedger(config.ledger, { pool });
     const total = await countEvents(pool, config.ledger.kind);
     const bar = new cliProgress.SingleBar(
       {

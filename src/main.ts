@@ -7,7 +7,7 @@ import { describeDevnet } from './chain/devnet/devnet.js';
 import { ConfigError, loadConfig } from './config.js';
 import { watchLauncher } from './launcher-watch.js';
 import { createLogger } from './logger.js';
-import { startService, type RunningService } from './service.js';
+import { startService, type RunningService } from './startup/start-service.js';
 import { StartupError } from './startup-error.js';
 
 async function main(): Promise<void> {

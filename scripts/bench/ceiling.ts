@@ -25,6 +25,7 @@ import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/
 import type { Address, Hex, OrderData } from '../../src/domain/events.js';
 import { recoverOrderSigner } from '../../src/domain/signatures.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import {
   CHAIN_ID,
@@ -56,10 +57,11 @@ async function serve(stages: Stages, databaseUrl: string): Promise<void> {
   const separator = domainSeparator(CHAIN_ID.devnet, SETTLEMENT_CONTRACT);
   let ledger: Ledger | null = null;
   if (stages === 'ledger') {
-    // The service's ledger pool size (src/service.ts).
+    // The service's ledger pool size (src/startup/infrastructure.ts).
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 16 });
     pool.on('error', () => undefined); // the cluster stops with the bench
-    ledger = await createPostgresLedger({ pool });
+    await migrateStores(pool);
+    ledger = createPostgresLedger({ pool });
   }
 
   /** What the bench's orders carry: the SDK's shape, app data as document and hash. */

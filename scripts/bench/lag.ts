@@ -1,6 +1,6 @@
 /**
  * Projection lag under a steady live load: every projector the service runs (`allProjectors()`
- * through `startProjections`, on pools sized as `src/service.ts` sizes them) follows a scratch
+ * through `startProjections`, on pools sized as `src/startup/infrastructure.ts` sizes them) follows a scratch
  * PostgreSQL ledger while orders are placed at a fixed rate. Each appended event is timed from
  * its append's commit (the moment `append` resolves, when a POST handler would start its
  * read-your-writes wait) to the moment each projector's checkpoint covers it.
@@ -29,8 +29,9 @@ import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { DEFAULT_POSTGRES_DEADLINES, knexOptions } from '../../src/postgres/connection-options.js';
-import { startProjectionThread } from '../../src/projection-thread.js';
+import { startProjectionThread } from '../../src/projection-thread/thread.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { watchVisibility, type VisibilityWatch } from './ledger-visibility.js';
@@ -268,7 +269,7 @@ async function main(): Promise<void> {
   const scratch = await startScratchPostgres('batchbook-bench-lag-');
   try {
     const url = scratch.url('bench');
-    // The service's pool sizes (src/service.ts): the ledger's pool and the read models' knex.
+    // The service's pool sizes (src/startup/infrastructure.ts): the ledger's pool and the read models' knex.
     const pool = new pg.Pool({ connectionString: url, max: 24 });
     pool.on('error', () => undefined);
     scratch.onStop(() => pool.end());
@@ -278,7 +279,8 @@ async function main(): Promise<void> {
       ...knexOptions(url, DEFAULT_POSTGRES_DEADLINES, { min: 0, max: 16 }, { pipelined: true }),
     });
     scratch.onStop(() => db.destroy());
-    const ledger = await createPostgresLedger({ pool });
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({ pool });
     scratch.onStop(() => ledger.close());
     const batches: BatchLog = new Map();
     const engine =

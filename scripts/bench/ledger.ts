@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import type { Ledger, NewEvent } from '../../src/ledger/port.js';
 import { startScratchPostgres } from './scratch.js';
 
@@ -99,7 +100,8 @@ async function main() {
   pool.on('error', () => undefined);
   scratch.onStop(() => pool.end());
   try {
-    const ledger = await createPostgresLedger({
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({
       pool,
       maxConcurrentBatches: Number(process.env.BENCH_LEDGER_BATCHES) || undefined,
     });

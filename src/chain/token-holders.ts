@@ -63,7 +63,7 @@ const TRACKED_REFRESH_POLLS = 10;
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
-/** Their store's tables must exist (`migrateTokenHoldersStore`: the service's start-up pass). */
+/** Their store's tables must exist (the store migrations: the service's start-up pass). */
 export async function startTokenHolderIndexers(
   deps: TokenHoldersDeps,
   options: TokenHoldersOptions,

@@ -51,7 +51,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) {
-      throw new ApiError(404, 'NotFound', `no route for ${ctx.method} ${ctx.path}`);
+      throw new ApiError('NotFound', `no route for ${ctx.method} ${ctx.path}`);
     }
   });
   // The routers below run only for their own paths (`within`), the `/{network}` one for any.
@@ -73,9 +73,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(
     perNetwork.allowedMethods({
       throw: true,
-      methodNotAllowed: () =>
-        new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path'),
-      notImplemented: () => new ApiError(501, 'NotImplemented', 'method not implemented'),
+      methodNotAllowed: () => new ApiError('MethodNotAllowed', 'method not allowed on this path'),
+      notImplemented: () => new ApiError('NotImplemented', 'method not implemented'),
     }),
   );
   return app;

@@ -8,8 +8,7 @@ export function auctionRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
   router.get('/api/v1/auction', async (ctx) => {
     const auction = await deps.queries.auctions.latest(ctx.state.network.name);
-    if (!auction)
-      throw new ApiError(404, 'NotFound', 'no auction has been cut on this network yet');
+    if (!auction) throw new ApiError('NotFound', 'no auction has been cut on this network yet');
     ctx.body = auction;
   });
   return router;

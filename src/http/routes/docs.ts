@@ -66,7 +66,7 @@ export function docsRouter(deps: HttpDeps): Router {
   router.get('/docs/:asset', (ctx) => {
     const name = ctx.params.asset!;
     const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-    if (type === undefined) throw new ApiError(404, 'NotFound', `no file ${JSON.stringify(name)}`);
+    if (type === undefined) throw new ApiError('NotFound', `no file ${JSON.stringify(name)}`);
     ctx.type = type;
     ctx.set('Cache-Control', `public, max-age=${ASSET_MAX_AGE_SECONDS}`);
     ctx.body = asset(name);
