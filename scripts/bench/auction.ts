@@ -78,6 +78,7 @@ import { startService, type RunningService } from '../../src/startup/start-servi
 import { connectTestChain } from '../../test/support/chain.js';
 import { percentile } from './load.js';
 import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
+import { seededRandom } from './seeded-random.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared with scripts/bench/settlement.ts
@@ -187,25 +188,13 @@ const TOKENS: readonly { address: Address; symbol: string; inWeth: number }[] = 
 /** Each owner's balance of each token: worth 500 WETH, far above any one order. */
 const FUNDING_IN_WETH = 500;
 
-/** A seeded generator (mulberry32): the same orders on every run of the bench. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Whole tokens (a float) as 18-decimal atoms, to a millionth of a token. */
 const atoms = (tokens: number): bigint => BigInt(Math.round(tokens * 1e6)) * 10n ** 12n;
 
 const EMPTY_APP_DATA = appDataHash('{}');
 
 function makeOrders(count: number, owners: readonly Address[], seed: number): OrderPlacedV1[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const separator = domainSeparator(devnet.chainId, devnet.settlementContract);
   const validTo = Math.floor(Date.now() / 1000) + 3600;
   const creationDate = new Date().toISOString();
