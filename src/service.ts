@@ -86,6 +86,7 @@ import { createSolverQuotes, type SolverQuotes } from './auction/solver-quotes.j
 import type { MarketSources } from './auction/round.js';
 import { devnetSolver } from './chain/devnet/deploy.js';
 import { createAppDataQueries } from './queries/app-data.js';
+import { createOrderHistoryQueries } from './queries/order-history.js';
 import { createOrderQueries } from './queries/orders.js';
 import { createQuoteQueries } from './queries/quotes.js';
 import { createSubscriptionQueries } from './queries/subscriptions.js';
@@ -563,6 +564,7 @@ export async function startService(
       },
       queries: {
         orders: orderQueries,
+        orderHistory: createOrderHistoryQueries(db, ledger),
         appData: createAppDataQueries(db),
         tokenHolders: createTokenHolderQueries(db),
         trades: createTradeQueries(db, orderQueries),

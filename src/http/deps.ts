@@ -19,6 +19,7 @@ import type { AppDataQueries } from '../queries/app-data.js';
 import type { AuctionQueries } from '../queries/auctions.js';
 import type { CompetitionQueries } from '../queries/competitions.js';
 import type { NoticeQueries } from '../queries/notices.js';
+import type { OrderHistoryQueries } from '../queries/order-history.js';
 import type { OrderQueries } from '../queries/orders.js';
 import type { SubscriptionQueries } from '../queries/subscriptions.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
@@ -78,6 +79,7 @@ export interface HttpDeps {
   commands: Commands;
   queries: {
     orders: OrderQueries;
+    orderHistory: OrderHistoryQueries;
     appData: AppDataQueries;
     tokenHolders: TokenHolderQueries;
     trades: TradeQueries;
