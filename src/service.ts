@@ -66,6 +66,7 @@ import { inTransaction } from './postgres/transaction.js';
 import { startProjectionThread } from './projection-thread.js';
 import { createAuctionQueries } from './queries/auctions.js';
 import { createCompetitionQueries } from './queries/competitions.js';
+import { createLedgerFeed } from './queries/ledger-feed.js';
 import { createNoticeQueries } from './queries/notices.js';
 import type { Address } from './domain/events.js';
 import { networkByName } from './domain/networks.js';
@@ -510,6 +511,20 @@ export async function startService(
       limits: config.readiness,
       logger,
     });
+    // The live streams' one ledger subscription; it tells of an event once these show it.
+    const ledgerFeed = createLedgerFeed({
+      subscribe: (after, options) => ledger.subscribe(after, options),
+      readModelsPosition: () => projections.checkpoint('auctions'),
+      projected: async (position) =>
+        (
+          await Promise.all(
+            ['orders', 'auctions', 'trades'].map((projector) =>
+              projections.waitFor(projector, position, config.readYourWritesTimeoutMs),
+            ),
+          )
+        ).every(Boolean),
+      onError: warn('ledger feed failed'),
+    });
     const deps: HttpDeps = {
       commands: {
         placeOrder: (network, body) =>
@@ -573,6 +588,7 @@ export async function startService(
         subscriptions: subscriptionQueries,
         notices: noticeQueries,
       },
+      ledgerFeed,
       readYourWrites: async (projector, position) => {
         const began = performance.now();
         const caughtUp = await projections.waitFor(
@@ -623,6 +639,8 @@ export async function startService(
           server.closeIdleConnections();
         }),
     );
+    // First of all: its streams never end by themselves, and the server's close waits for them.
+    stack.push(() => ledgerFeed.stop());
     const { port } = server.address() as AddressInfo;
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
     const metricsServer =

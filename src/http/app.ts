@@ -14,6 +14,7 @@ import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
 import { healthRouter, networkReadinessRouter } from './routes/health.js';
+import { liveRouter } from './routes/live.js';
 import { metaRouter } from './routes/meta.js';
 import { notificationsRouter } from './routes/notifications.js';
 import { ordersRouter } from './routes/orders.js';
@@ -44,6 +45,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     tradesRouter(deps),
     competitionRouter(deps),
     networkReadinessRouter(deps),
+    liveRouter(deps),
   ]) {
     perNetwork.use(area.routes());
   }

@@ -18,6 +18,7 @@ import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { AuctionQueries } from '../queries/auctions.js';
 import type { CompetitionQueries } from '../queries/competitions.js';
+import type { LedgerFeed } from '../queries/ledger-feed.js';
 import type { NoticeQueries } from '../queries/notices.js';
 import type { OrderHistoryQueries } from '../queries/order-history.js';
 import type { OrderQueries } from '../queries/orders.js';
@@ -88,6 +89,8 @@ export interface HttpDeps {
     subscriptions: SubscriptionQueries;
     notices: NoticeQueries;
   };
+  /** The ledger as it moves, one subscription shared by every live stream. */
+  ledgerFeed: LedgerFeed;
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
   readYourWrites(projector: 'orders' | 'app-data' | 'notices', position: string): Promise<void>;
   clock: () => Date;
