@@ -22,6 +22,7 @@ import { quotesRouter } from './routes/quotes.js';
 import { subscriptionsRouter } from './routes/subscriptions.js';
 import { tokensRouter } from './routes/tokens.js';
 import { tradesRouter } from './routes/trades.js';
+import { webAppRouter } from './routes/web-app.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
@@ -64,6 +65,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(within(/^\/accounts\//i, notificationsRouter(deps)));
   // Liveness and readiness probes, open to all.
   app.use(within(/^\/(healthz|ready)\/?$/i, healthRouter(deps)));
+  // The web app: its page and its assets, on the API's origin.
+  app.use(within(/^\/(index\.html)?$|^\/assets\/[^/]+$/i, webAppRouter()));
   // Operators' endpoints (`/metrics`), behind the admin API key.
   app.use(within(/^\/metrics\/?$/i, adminRouter(deps)));
   // Not gated: it sees every request the routers above leave, as before, so `allowedMethods`

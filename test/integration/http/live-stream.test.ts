@@ -5,14 +5,12 @@
  * a stop ends the streams, so the server can close.
  */
 import { expect } from 'chai';
-import type { Address } from '../../../src/domain/events.js';
 import type { Ledger } from '../../../src/ledger/port.js';
 import { createLedgerFeed, type FeedNote } from '../../../src/queries/ledger-feed.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
-import { signCowPair } from '../../support/settle.js';
-import { newWallet } from '../../support/signing.js';
+import { fundedCowPair } from '../../support/settle.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 
 interface StreamClient {
@@ -78,14 +76,6 @@ describe('HTTP: the live stream of the ledger', function () {
   });
   after(() => service?.stop());
 
-  async function fundedPair() {
-    const pair = [newWallet(), newWallet()] as const;
-    const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
-    await chain.fund(pair[0].address as Address, chain.deployment.weth.address, 2n * 10n ** 18n);
-    await chain.fund(pair[1].address as Address, dusd, 10_000n * 10n ** 18n);
-    return signCowPair(chain, pair);
-  }
-
   it('tells every client of the orders placed, the auction that matched them and the trades, each readable on hearing it', async () => {
     // On hearing of an auction, the client reads its competition at once, as the web app does.
     const readCompetition = async (note: FeedNote) =>
@@ -99,7 +89,7 @@ describe('HTTP: the live stream of the ledger', function () {
     ];
     const mainnet = await openStream(`${service.mainnet}/api/v1/stream`);
     try {
-      const [a, b] = await fundedPair();
+      const [a, b] = await fundedCowPair(chain);
       await placeTrades(service.devnet, [a, b]);
       const heard = (client: StreamClient, type: string, uid?: string) =>
         client.notes.some((n) => n.type === type && (uid === undefined || n.uid === uid));
@@ -157,7 +147,7 @@ describe('HTTP: the live stream of the ledger', function () {
     listen('devnet', 1);
     const unlisten = listen('mainnet', 2);
     unlisten();
-    const [a] = await fundedPair();
+    const [a] = await fundedCowPair(chain);
     await placeTrades(service.devnet, [a]);
     await waitFor(() => heard.slice(0, 2).every((h) => h.some((n) => n.uid === a.uid)), {
       timeoutMs: 10_000,

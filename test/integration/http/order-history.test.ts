@@ -5,15 +5,13 @@
  * history ends with its cancellation; errors keep the reference's shape.
  */
 import { expect } from 'chai';
-import { Wallet } from 'ethers';
-import type { Address } from '../../../src/domain/events.js';
 import type { AuctionExcerpt, OrderHistoryEntry } from '../../../src/queries/order-history.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { fundedWallet } from '../../support/owners.js';
-import { sellOrder, signCowPair, signTrade } from '../../support/settle.js';
-import { CHAIN_ID, newWallet, signCancellation } from '../../support/signing.js';
+import { fundedCowPair, sellOrder, signTrade } from '../../support/settle.js';
+import { CHAIN_ID, signCancellation } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 
 describe('HTTP: an order history from the ledger', function () {
@@ -30,16 +28,8 @@ describe('HTTP: an order history from the ledger', function () {
   const history = (uid: string) =>
     http<OrderHistoryEntry[]>('GET', `${service.devnet}/api/v1/orders/${uid}/events`);
 
-  async function fundedPair(): Promise<[Wallet, Wallet]> {
-    const pair: [Wallet, Wallet] = [newWallet(), newWallet()];
-    const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
-    await chain.fund(pair[0].address as Address, chain.deployment.weth.address, 2n * 10n ** 18n);
-    await chain.fund(pair[1].address as Address, dusd, 10_000n * 10n ** 18n);
-    return pair;
-  }
-
   it('tells a filled order from its placement through the auction that matched it to its trade, in ledger order', async () => {
-    const [a, b] = await signCowPair(chain, await fundedPair());
+    const [a, b] = await fundedCowPair(chain);
     await placeTrades(service.devnet, [a, b]);
     await waitFor(async () => (await history(a.uid)).body.some((e) => e.type === 'TradeSettled'), {
       timeoutMs: 30_000,
