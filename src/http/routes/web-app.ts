@@ -22,8 +22,10 @@ export function webAppRouter(files: () => Promise<WebFiles | null> = webFiles())
     }
     const file = built.get(name);
     if (!file) throw new ApiError(404, 'NotFound', `no file ${name}`);
-    const offered = (['br', 'gzip'] as const).filter((encoding) => file.bodies[encoding]);
-    const encoding = (ctx.acceptsEncodings(...offered, 'identity') || 'identity') as Encoding;
+    // Brotli first whatever order the client lists them in: browsers list gzip first.
+    const encoding: Encoding =
+      (['br', 'gzip'] as const).find((e) => file.bodies[e] && ctx.acceptsEncodings(e) === e) ??
+      'identity';
     ctx.vary('Accept-Encoding');
     ctx.set('Cache-Control', cacheControl);
     if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);

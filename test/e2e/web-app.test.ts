@@ -1,0 +1,326 @@
+/**
+ * The web app in a real browser (Debian's Chromium through playwright-core) against the real
+ * service on the shared devnet chain, its auctions cut every 200 ms:
+ *
+ * - a demo account trades through the Trade page (the official SDK quotes, signs and submits),
+ *   an opposite order is placed, and the order fills against it;
+ * - the Auctions page, open all along, shows the competition that matched them as it happens;
+ * - the Order page shows the fill and the order's history;
+ * - the Account page adds a webhook, signed by the demo account, and a local receiver gets the
+ *   notice of the account's next fill;
+ * - readable errors, the lost live connection said and retried, labels, keyboard access and
+ *   WCAG AA (axe-core), a phone's width.
+ *
+ * Each page's screenshot goes to test-output/screenshots/. The benchmark figures (the first
+ * page's compressed JS and CSS, first render, first live update after an auction) are printed
+ * for BENCHMARKS.md.
+ */
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { buildWebApp } from '../../scripts/build-web.js';
+import { devnetDemoAccounts } from '../../src/chain/devnet/deploy.js';
+import type { Address } from '../../src/domain/events.js';
+import { ensureChromium, launchChromium } from '../support/browser.js';
+import { sharedTestChain, type TestChain } from '../support/chain.js';
+import { placeTrades } from '../support/place.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/receivers.js';
+import { http, startTestService, type TestService } from '../support/service.js';
+import { sellOrder, signTrade } from '../support/settle.js';
+import { newWallet } from '../support/signing.js';
+import { waitFor } from '../support/wait.js';
+
+const SCREENSHOTS = 'test-output/screenshots';
+const API_KEY = 'web-app-key';
+/** The Trade page signs with this one (anvil's test mnemonic, funded and approved on devnets). */
+const DEMO_INDEX = 4;
+const E18 = 10n ** 18n;
+
+interface FirstPage {
+  firstContentfulPaintMs: number | null;
+  resources: { name: string; transferred: number }[];
+}
+
+describe('e2e: the web app in Chromium', function () {
+  this.timeout(180_000);
+  let chain: TestChain;
+  let service: TestService;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  const demo = devnetDemoAccounts()[DEMO_INDEX]!;
+
+  before(async function () {
+    if (!(await ensureChromium())) {
+      console.log('    Chromium is not installed and could not be: the browser suite is skipped');
+      this.skip();
+    }
+    await buildWebApp();
+    await mkdir(SCREENSHOTS, { recursive: true });
+    chain = await sharedTestChain();
+    receiver = await startWebhookReceiver({ answerChallenges: true });
+    service = await startTestService({
+      env: {
+        DEVNET_AUCTION_INTERVAL_MS: '200',
+        NOTIFICATIONS_API_KEY: API_KEY,
+        DELIVERY_POLL_INTERVAL_MS: '50',
+      },
+    });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+    await receiver?.close();
+  });
+
+  async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const page = await browser.newPage({ viewport });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+        problems.push(message.text());
+      }
+    });
+    await page.goto(`${service.url}/${path}`);
+    await page.getByText(/^Live$/).waitFor({ timeout: 10_000 });
+    Object.assign(page, { problems });
+    return page;
+  }
+  const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+
+  /** axe-core's WCAG 2 A and AA rules on the page as it stands: no violation. */
+  async function expectAccessible(page: Page, name: string): Promise<void> {
+    const require = createRequire(import.meta.url);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    // Run in the page (this file is checked without the DOM's types): the rules' violations.
+    const violations = await page.evaluate<string[]>(`axe
+      .run({ runOnly: ['wcag2a', 'wcag2aa'] })
+      .then((result) => result.violations.map(
+        (v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+    expect(violations, `${name}: WCAG violations`).to.deep.equal([]);
+  }
+
+  /** An order opposite the Trade page's: 3,000 DUSD for at least 1 WETH, more than pools give. */
+  async function placeOppositeOrder(): Promise<string> {
+    const trader = newWallet();
+    const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
+    await chain.fund(trader.address as Address, dusd, 3_000n * E18);
+    const trade = await signTrade(
+      chain,
+      trader,
+      sellOrder({
+        sellToken: dusd,
+        buyToken: chain.deployment.weth.address,
+        sellAmount: String(3_000n * E18),
+        buyAmount: String(E18),
+      }),
+    );
+    await placeTrades(service.devnet, [trade]);
+    return trade.uid;
+  }
+
+  /** Through the Trade page: the demo account sells `amount` WETH for DUSD; its order's UID. */
+  async function tradeThroughThePage(
+    page: Page,
+    amount: string,
+    screenshot?: string,
+  ): Promise<string> {
+    await page
+      .getByLabel('Sign with')
+      .selectOption({ label: `Devnet demo account #${DEMO_INDEX}` });
+    await page.getByLabel('Sell').selectOption({ label: 'WETH' });
+    await page.getByLabel('Buy').selectOption({ label: 'DUSD' });
+    await page.getByLabel('Amount').fill(amount);
+    await page.getByRole('button', { name: 'Get quote' }).click();
+    await page.locator('[data-quote-id]').waitFor();
+    if (screenshot) await page.screenshot({ path: `${SCREENSHOTS}/${screenshot}`, fullPage: true });
+    const link = page.getByRole('region', { name: 'Your order' }).getByRole('link').first();
+    const earlier = (await link.count()) > 0 ? await link.getAttribute('href') : null;
+    await page.getByRole('button', { name: 'Sign and submit' }).click();
+    // The order followed is the one just placed, not one placed before on this page.
+    await waitFor(
+      async () => (await link.count()) > 0 && (await link.getAttribute('href')) !== earlier,
+      {
+        timeoutMs: 10_000,
+        description: 'the placed order on the Trade page',
+      },
+    );
+    return decodeURIComponent((await link.getAttribute('href'))!.split('/').at(-1)!);
+  }
+
+  it('trades through the Trade page, shows the live competition that matched it, the fill and its history, and delivers a notice to a webhook the account adds', async () => {
+    // The home page, open all along: when does each competition first show?
+    const loadBegan = Date.now();
+    const home = await open('');
+    const firstPage = await home.evaluate<FirstPage>(`(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      return {
+        firstContentfulPaintMs: paint ? Math.round(paint.startTime) : null,
+        resources: performance.getEntriesByType('resource')
+          .filter((r) => /\\.(js|css)$/.test(r.name))
+          .map((r) => ({ name: r.name.split('/').at(-1), transferred: r.encodedBodySize })),
+      };
+    })()`);
+    // When each competition first shows on the open page.
+    await home.evaluate(`(() => {
+      const seen = {};
+      window.seenAuctions = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-auction-id]')) {
+          seen[el.dataset.auctionId] ??= Date.now();
+        }
+      }).observe(document.body, { subtree: true, childList: true });
+    })()`);
+
+    const opposite = await placeOppositeOrder();
+    const trade = await open('#/devnet/trade');
+    const uid = await tradeThroughThePage(trade, '1', 'trade-quote.png');
+    await trade.locator('[data-status="fulfilled"]').waitFor({ timeout: 30_000 });
+    await trade.screenshot({ path: `${SCREENSHOTS}/trade-filled.png`, fullPage: true });
+
+    // The competition that matched them, on the page that was open: a winner trading both.
+    const matched = home.locator('article[data-auction-id]', {
+      has: home.locator('tr.winner', {
+        has: home.locator(`a[href$="${uid}"]`),
+      }),
+    });
+    await matched.first().waitFor({ timeout: 15_000 });
+    expect(
+      await matched.first().locator('tr.winner').locator(`a[href$="${opposite}"]`).count(),
+    ).to.equal(1);
+    const auctionId = (await matched.first().getAttribute('data-auction-id'))!;
+    expect(await matched.first().locator('figure svg[role="img"]').count()).to.equal(1);
+    await home.screenshot({ path: `${SCREENSHOTS}/auctions.png`, fullPage: true });
+
+    // The Order page: the fill and the history, from placement to trade.
+    const order = await open(`#/devnet/order/${uid}`);
+    await order.locator('[data-status="fulfilled"]').waitFor();
+    await order.locator('li[data-event="TradeSettled"]').waitFor();
+    const events = await order
+      .locator('ol.history li')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-event')));
+    expect(events[0]).to.equal('OrderPlaced');
+    expect(events).to.include.members(['AuctionClosed', 'SettlementSubmitted', 'TradeSettled']);
+    expect(events.indexOf('TradeSettled')).to.be.greaterThan(events.indexOf('AuctionClosed'));
+    await order.locator('figure svg[aria-label^="Limit price"]').waitFor();
+    await order.screenshot({ path: `${SCREENSHOTS}/order.png`, fullPage: true });
+
+    // The benchmark's live figure: the auction recorded, then shown on the open page.
+    const history = await http<{ type: string; recordedAt: string; data: { id?: number } }[]>(
+      'GET',
+      `${service.devnet}/api/v1/orders/${uid}/events`,
+    );
+    const recorded = history.body.find(
+      (e) => e.type === 'AuctionClosed' && String(e.data.id) === auctionId,
+    )!;
+    const seenAt = await home.evaluate<number>(`window.seenAuctions[${JSON.stringify(auctionId)}]`);
+    console.log(
+      `    benchmark: first page JS+CSS ${JSON.stringify(firstPage.resources)}, total ${firstPage.resources.reduce((s, r) => s + r.transferred, 0)} B; first contentful paint ${firstPage.firstContentfulPaintMs} ms (page load began ${loadBegan}); first live update ${seenAt - Date.parse(recorded.recordedAt)} ms after the auction was recorded`,
+    );
+
+    // The Account page: a webhook, signed by the demo account; then the account's next fill.
+    const account = await open(`#/devnet/account/${demo.address}`);
+    await account.getByText(/^Total surplus:/).waitFor();
+    await account
+      .getByLabel('Sign with')
+      .selectOption({ label: `Devnet demo account #${DEMO_INDEX}` });
+    await account.getByLabel('Webhook URL').fill(`${receiver.url}/hook`);
+    await account.getByRole('button', { name: 'Sign and add' }).click();
+    await account
+      .getByText(/Added webhook subscription/)
+      .waitFor()
+      .catch(async (error: unknown) => {
+        throw new Error(
+          `${String(error)}; the page said: ${await account.locator('.problem').allInnerTexts()}`,
+        );
+      });
+    const verified = async () => {
+      const listed = await http<{ verification: { status: string } }[]>(
+        'GET',
+        `${service.url}/accounts/${demo.address}/subscriptions`,
+        undefined,
+        { 'X-API-Key': API_KEY },
+      );
+      return listed.body.some((s) => s.verification.status === 'verified');
+    };
+    await waitFor(verified, {
+      timeoutMs: 10_000,
+      description: 'the webhook to answer its verification',
+    });
+    await account.getByRole('button', { name: 'Sign and list' }).click();
+    await account
+      .getByText(/verified/)
+      .first()
+      .waitFor();
+    await account.screenshot({ path: `${SCREENSHOTS}/account.png`, fullPage: true });
+
+    const second = await tradeThroughThePage(trade, '0.01');
+    const noticeOf = (uid: string) =>
+      receiver.requests
+        .map(
+          (r) =>
+            JSON.parse(r.body.toString()) as { type?: string; metadata?: { orderId?: string } },
+        )
+        .find((n) => n.metadata?.orderId === uid);
+    await waitFor(() => noticeOf(second) !== undefined, {
+      timeoutMs: 30_000,
+      description: `the notice of the second order at the webhook (got ${receiver.requests.map((r) => r.body.toString()).join(' | ')})`,
+    });
+    expect(noticeOf(second)!.type).to.be.oneOf(['order_filled', 'price_improvement']);
+
+    for (const page of [home, trade, order, account])
+      expect(problemsOf(page), page.url()).to.deep.equal([]);
+    for (const [page, name] of [
+      [home, 'auctions'],
+      [order, 'order'],
+      [account, 'account'],
+      [trade, 'trade'],
+    ] as const) {
+      await expectAccessible(page, name);
+    }
+  });
+
+  it('shows the Token page’s prices and holders, and fits a phone’s width', async () => {
+    const weth = chain.deployment.weth.address.toLowerCase();
+    const page = await open(`#/devnet/token/${weth}`, { width: 375, height: 800 });
+    await page.getByText(/^\$[0-9]/).waitFor();
+    await page.getByRole('region', { name: 'Top holders' }).getByRole('row').nth(1).waitFor();
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    );
+    expect(overflow, 'horizontal overflow at 375 px').to.be.at.most(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/token-phone.png`, fullPage: true });
+    await expectAccessible(page, 'token');
+  });
+
+  it('says what went wrong in the API’s words, and that a lost live connection is retried', async () => {
+    const page = await open(`#/devnet/order/0x${'ab'.repeat(56)}`);
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).to.equal(
+      'Skip to content',
+    );
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).to.equal('main');
+
+    await page.getByRole('alert').getByText('NotFound').waitFor();
+    expect(await page.getByRole('alert').innerText()).to.contain('Order was not found');
+
+    await page.getByLabel('Search').fill('not a hash');
+    await page.getByLabel('Search').press('Enter');
+    await page.getByRole('alert').getByText('NotRecognised').waitFor();
+
+    // The stream refused: the page says the connection is lost and when it retries.
+    await page.route('**/api/v1/stream', (route) => route.abort());
+    await page.goto(`${service.url}/#/mainnet/auctions`);
+    await page
+      .getByText(/Connection lost: retrying in \d+ s \(attempt 1\)/)
+      .waitFor({ timeout: 10_000 });
+    await page.getByText(/\(attempt 2\)/).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: `${SCREENSHOTS}/connection-lost.png` });
+    await page.unroute('**/api/v1/stream');
+    await page.getByText(/^Live$/).waitFor({ timeout: 15_000 });
+  });
+});
