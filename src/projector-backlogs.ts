@@ -3,7 +3,7 @@
  * a cap) and when the first of them was recorded. Readiness and `/metrics` read it.
  */
 import type { Backlog, Ledger } from './ledger/port.js';
-import type { ProjectionThreadEngine } from './projection-thread.js';
+import type { ProjectionThreadEngine } from './projection-thread/thread.js';
 
 /** The most events a projector's backlog counts: enough to tell "far behind". */
 export const BACKLOG_CAP = 1_000;

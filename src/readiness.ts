@@ -14,7 +14,7 @@ import type { LiveNetworks } from './chain/live-networks.js';
 import type { Config } from './config.js';
 import type { ReadinessReport, FailingPart } from './http/deps.js';
 import type { Backlog, Ledger } from './ledger/port.js';
-import type { ProjectionThreadEngine } from './projection-thread.js';
+import type { ProjectionThreadEngine } from './projection-thread/thread.js';
 import { BACKLOG_CAP, backlogSeconds, projectorBacklogs } from './projector-backlogs.js';
 
 export interface ReadinessDeps {

@@ -74,7 +74,7 @@ import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { createCompetitionQueries } from '../../src/queries/competitions.js';
 import { createOrderQueries } from '../../src/queries/orders.js';
-import { startService, type RunningService } from '../../src/service.js';
+import { startService, type RunningService } from '../../src/startup/start-service.js';
 import { connectTestChain } from '../../test/support/chain.js';
 import { percentile } from './load.js';
 import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';

@@ -56,7 +56,7 @@ async function serve(stages: Stages, databaseUrl: string): Promise<void> {
   const separator = domainSeparator(CHAIN_ID.devnet, SETTLEMENT_CONTRACT);
   let ledger: Ledger | null = null;
   if (stages === 'ledger') {
-    // The service's ledger pool size (src/service.ts).
+    // The service's ledger pool size (src/startup/infrastructure.ts).
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 16 });
     pool.on('error', () => undefined); // the cluster stops with the bench
     ledger = await createPostgresLedger({ pool });

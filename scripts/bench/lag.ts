@@ -1,6 +1,6 @@
 /**
  * Projection lag under a steady live load: every projector the service runs (`allProjectors()`
- * through `startProjections`, on pools sized as `src/service.ts` sizes them) follows a scratch
+ * through `startProjections`, on pools sized as `src/startup/infrastructure.ts` sizes them) follows a scratch
  * PostgreSQL ledger while orders are placed at a fixed rate. Each appended event is timed from
  * its append's commit (the moment `append` resolves, when a POST handler would start its
  * read-your-writes wait) to the moment each projector's checkpoint covers it.
@@ -30,7 +30,7 @@ import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import { DEFAULT_POSTGRES_DEADLINES, knexOptions } from '../../src/postgres/connection-options.js';
-import { startProjectionThread } from '../../src/projection-thread.js';
+import { startProjectionThread } from '../../src/projection-thread/thread.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { watchVisibility, type VisibilityWatch } from './ledger-visibility.js';
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
   const scratch = await startScratchPostgres('batchbook-bench-lag-');
   try {
     const url = scratch.url('bench');
-    // The service's pool sizes (src/service.ts): the ledger's pool and the read models' knex.
+    // The service's pool sizes (src/startup/infrastructure.ts): the ledger's pool and the read models' knex.
     const pool = new pg.Pool({ connectionString: url, max: 24 });
     pool.on('error', () => undefined);
     scratch.onStop(() => pool.end());

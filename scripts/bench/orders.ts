@@ -36,7 +36,7 @@ import { SigningKey, computeAddress } from 'ethers';
 import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
-import { startService } from '../../src/service.js';
+import { startService } from '../../src/startup/start-service.js';
 import { percentile, runLoad, type LoadRequest } from './load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
 import { fundOwners, type Trading } from './owners.js';

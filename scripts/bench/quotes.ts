@@ -11,7 +11,7 @@
 import os from 'node:os';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startService } from '../../src/service.js';
+import { startService } from '../../src/startup/start-service.js';
 import { percentile, runLoad } from './load.js';
 import { quoteParties, quoteRequest } from './quote-request.js';
 import { startScratchPostgres } from './scratch.js';

@@ -8,7 +8,8 @@
 import type { Logger } from 'pino';
 import { changesSince, unchanged, wholeCut, type CutRecord } from '../domain/auction-record.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type Address, type AuctionClosedV5 } from '../domain/events.js';
+import { envelope } from '../domain/event-envelope.js';
+import { streams, type Address, type AuctionClosedV5 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
@@ -154,12 +155,10 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
     const { position } = await deps.ledger.append(
       streams.auction(network.name, id),
       [
-        {
-          id: deterministicEventId('AuctionClosed', network.name, id),
-          type: 'AuctionClosed',
-          version: EVENT_VERSIONS.AuctionClosed,
-          data: auction,
-        },
+        envelope(
+          { type: 'AuctionClosed', data: auction },
+          deterministicEventId('AuctionClosed', network.name, id),
+        ),
       ],
       'noStream',
     );

@@ -12,16 +12,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Wallet, isError, type TransactionReceipt } from 'ethers';
 import type { Logger } from 'pino';
+import { envelope } from '../domain/event-envelope.js';
 import { deterministicEventId } from '../domain/event-ids.js';
 import {
-  EVENT_VERSIONS,
   streams,
   type Address,
   type AuctionClosedV5,
   type AuctionOrder,
   type Hex,
   type RankedSolution,
+  type SettlementFailedV1,
   type SettlementFailureReason,
+  type SettlementSubmittedV1,
 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
@@ -118,21 +120,16 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   // One transaction at a time takes a nonce: two winners of one auction must not share one.
   let sending: Promise<unknown> = Promise.resolve();
 
+  /** Records what became of a winner, on its auction's stream. */
   const record = async (
-    auction: AuctionClosedV5,
-    rank: number,
-    event: { type: 'SettlementSubmitted' | 'SettlementFailed'; data: object },
+    event:
+      | { type: 'SettlementSubmitted'; data: SettlementSubmittedV1 }
+      | { type: 'SettlementFailed'; data: SettlementFailedV1 },
   ) => {
+    const { network: name, auctionId, rank } = event.data;
     await ledger.append(
-      streams.auction(network.name, auction.id),
-      [
-        {
-          id: deterministicEventId(event.type, network.name, auction.id, rank),
-          type: event.type,
-          version: EVENT_VERSIONS[event.type],
-          data: { network: network.name, auctionId: auction.id, rank, ...event.data },
-        },
-      ],
+      streams.auction(name, auctionId),
+      [envelope(event, deterministicEventId(event.type, name, auctionId, rank))],
       'any',
     );
   };
@@ -201,6 +198,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
   ): Promise<void> {
     const { rank } = solution;
     const log = logger.child({ auction: auction.id, rank, solver: solution.solver });
+    const winner = { network: network.name, auctionId: auction.id, rank };
     const progress = (stage: SettlementProgress, gasUsed?: bigint) =>
       deps.observer.settlement(network.name, solution.solver, stage, gasUsed);
     let sent: Hex | null = null;
@@ -209,9 +207,10 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
       const gasLimit = gasLimitFor(await simulate(data));
       const { hash, nonce } = await send(data, gasLimit, new Date(auction.deadline));
       sent = hash;
-      await record(auction, rank, {
+      await record({
         type: 'SettlementSubmitted',
         data: {
+          ...winner,
           from: address,
           txHash: hash,
           nonce,
@@ -253,9 +252,10 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
         progress(failure.reason);
         deps.onOutcome(auction.id, solution, { kind: 'fail', reason: failure.reason });
       }
-      await record(auction, rank, {
+      await record({
         type: 'SettlementFailed',
         data: {
+          ...winner,
           txHash: failure.txHash,
           reason: failure.reason,
           detail: failure.message,

@@ -15,13 +15,8 @@ import { toQuantity, type Block } from 'ethers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { deterministicEventId } from '../domain/event-ids.js';
-import {
-  EVENT_VERSIONS,
-  streamOf,
-  type ChainFact,
-  type ChainFactRevertedV2,
-  type Hex,
-} from '../domain/events.js';
+import { envelope } from '../domain/event-envelope.js';
+import { streamOf, type ChainFact, type ChainFactRevertedV2, type Hex } from '../domain/events.js';
 import type { Ledger } from '../ledger/port.js';
 import { createIndexerStore, type BlockRef, type IndexedFact } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
@@ -118,10 +113,8 @@ export async function startChainIndexer(
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const [stream, events] = next;
-        for (const { event, id } of events) {
-          const version = EVENT_VERSIONS[event.type];
-          await ledger.append(stream, [{ id, type: event.type, version, data: event.data }], 'any');
-        }
+        for (const { event, id } of events)
+          await ledger.append(stream, [envelope(event, id)], 'any');
       }
     };
     await Promise.all(Array.from({ length: APPEND_CONCURRENCY }, worker));

@@ -1,23 +1,18 @@
 /**
  * An account's subscriptions stream, as the subscription commands decide on it: read and folded
  * (src/domain/subscription-auth.ts), then written at the revision read, so that concurrent
- * requests of one account are decided one at a time (a conflict re-runs the decision).
+ * requests of one account are decided one at a time (./decide-again.ts).
  */
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type Address, type DomainEvent } from '../domain/events.js';
+import { envelope } from '../domain/event-envelope.js';
+import { streams, type Address, type DomainEvent } from '../domain/events.js';
 import {
   foldSubscriptions,
   type AccountSubscriptions,
   type SubscriptionEvent,
 } from '../domain/subscription-auth.js';
 import { upcast } from '../domain/upcast.js';
-import { WrongExpectedRevisionError, type ExpectedRevision, type Ledger } from '../ledger/port.js';
-
-/**
- * Concurrent writes to the account's stream re-run the decision; each round one of them wins,
- * so this many requests of one account at once all get their answer.
- */
-const ATTEMPTS = 8;
+import type { ExpectedRevision, Ledger } from '../ledger/port.js';
 
 const isSubscriptionEvent = (event: DomainEvent): event is SubscriptionEvent =>
   event.type === 'SubscriptionAdded' ||
@@ -51,26 +46,8 @@ export async function appendToAccount(
 ): Promise<string> {
   const result = await ledger.append(
     streams.subscriptions(stream.account),
-    [
-      {
-        id: deterministicEventId(event.type, stream.account, event.data.id),
-        type: event.type,
-        version: EVENT_VERSIONS[event.type],
-        data: event.data,
-      },
-    ],
+    [envelope(event, deterministicEventId(event.type, stream.account, event.data.id))],
     stream.expected,
   );
   return result.position;
-}
-
-/** Runs `decide` again while a concurrent write to the stream wins the race. */
-export async function decidedInTurn<T>(decide: () => Promise<T>): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await decide();
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || n === ATTEMPTS) throw error;
-    }
-  }
 }

@@ -4,8 +4,9 @@
  * document is cached for good.
  */
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type AppDataRegisteredV1, type Hex } from '../domain/events.js';
+import { streams, type AppDataRegisteredV1, type Hex } from '../domain/events.js';
 import type { Ledger } from '../ledger/port.js';
+import { envelope } from '../domain/event-envelope.js';
 
 export interface AppDataRegistry {
   find(network: string, hash: Hex): Promise<string | null>;
@@ -50,12 +51,10 @@ export function createAppDataRegistry(ledger: Ledger): AppDataRegistry {
       const result = await ledger.append(
         stream,
         [
-          {
-            id: deterministicEventId('AppDataRegistered', network, hash),
-            type: 'AppDataRegistered',
-            version: EVENT_VERSIONS.AppDataRegistered,
-            data,
-          },
+          envelope(
+            { type: 'AppDataRegistered', data },
+            deterministicEventId('AppDataRegistered', network, hash),
+          ),
         ],
         'any',
       );

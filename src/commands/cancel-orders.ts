@@ -5,13 +5,15 @@
  */
 import { cancellationDigest, cancellationsDigest, domainSeparator } from '../domain/eip712.js';
 import { deterministicEventId } from '../domain/event-ids.js';
-import { EVENT_VERSIONS, streams, type OrderCancelledV1, type OrderUid } from '../domain/events.js';
+import { streams, type OrderCancelledV1, type OrderUid } from '../domain/events.js';
 import { decideCancellation } from '../domain/lifecycle.js';
 import type { Network } from '../domain/networks.js';
 import { recoverOrderSigner } from '../domain/signatures.js';
-import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
+import type { Ledger } from '../ledger/port.js';
 import { loadOrder } from './order-state.js';
 import { reject } from './rejection.js';
+import { envelope } from '../domain/event-envelope.js';
+import { decideAgainOnConflict } from './decide-again.js';
 
 export interface CancelOrdersDeps {
   ledger: Ledger;
@@ -27,9 +29,6 @@ export interface CancellationRequest {
   form: 'bulk' | 'single';
 }
 
-/** A concurrent write to one of the orders (e.g. a trade) re-runs the whole decision. */
-const ATTEMPTS = 3;
-
 export async function cancelOrders(
   deps: CancelOrdersDeps,
   network: Network,
@@ -44,13 +43,7 @@ export async function cancelOrders(
   // A UID listed twice is decided and cancelled once.
   const uids = [...new Set(request.uids)];
 
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await decideAndRecord(deps, network, uids, signer);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
-    }
-  }
+  return decideAgainOnConflict(() => decideAndRecord(deps, network, uids, signer));
 }
 
 async function decideAndRecord(
@@ -81,12 +74,10 @@ async function decideAndRecord(
     const result = await deps.ledger.append(
       streams.order(network.name, uid),
       [
-        {
-          id: deterministicEventId('OrderCancelled', network.name, uid, 'api'),
-          type: 'OrderCancelled',
-          version: EVENT_VERSIONS.OrderCancelled,
-          data,
-        },
+        envelope(
+          { type: 'OrderCancelled', data },
+          deterministicEventId('OrderCancelled', network.name, uid, 'api'),
+        ),
       ],
       revision,
     );

@@ -6,19 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deterministicEventId } from '../domain/event-ids.js';
-import {
-  EVENT_VERSIONS,
-  streams,
-  type DeploymentIdentifiedV1,
-  type Hex,
-} from '../domain/events.js';
+import { streams, type DeploymentIdentifiedV1, type Hex } from '../domain/events.js';
 import { bytesToHex } from '../domain/hex.js';
 import { upcast } from '../domain/upcast.js';
 import type { Ledger } from '../ledger/port.js';
-import { WrongExpectedRevisionError } from '../ledger/port.js';
+import { envelope } from '../domain/event-envelope.js';
+import { decideAgainOnConflict } from './decide-again.js';
 
 export async function deploymentId(ledger: Ledger, clock: () => Date): Promise<Hex> {
-  for (;;) {
+  // Another instance that records it first wins: its identity is read instead.
+  return decideAgainOnConflict(async () => {
     const [recorded] = await ledger.readStream(streams.deployment());
     if (recorded) {
       const event = upcast(recorded.type, recorded.version, recorded.data);
@@ -28,22 +25,16 @@ export async function deploymentId(ledger: Ledger, clock: () => Date): Promise<H
       deploymentId: bytesToHex(randomBytes(32)),
       identifiedAt: clock().toISOString(),
     };
-    try {
-      await ledger.append(
-        streams.deployment(),
-        [
-          {
-            id: deterministicEventId('DeploymentIdentified'),
-            type: 'DeploymentIdentified',
-            version: EVENT_VERSIONS.DeploymentIdentified,
-            data,
-          },
-        ],
-        'noStream',
-      );
-    } catch (error) {
-      // Another instance recorded it first: read theirs.
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
-  }
+    await ledger.append(
+      streams.deployment(),
+      [
+        envelope(
+          { type: 'DeploymentIdentified', data },
+          deterministicEventId('DeploymentIdentified'),
+        ),
+      ],
+      'noStream',
+    );
+    return data.deploymentId;
+  });
 }

@@ -14,7 +14,8 @@ import {
 } from '../domain/destination-verification.js';
 import type { Address } from '../domain/events.js';
 import { findSubscription } from '../domain/subscription-auth.js';
-import { appendToAccount, decidedInTurn, loadAccount } from './account-stream.js';
+import { appendToAccount, loadAccount } from './account-stream.js';
+import { decideAgainOnConflict } from './decide-again.js';
 import { reject } from './rejection.js';
 import { ensureEnabled, type SubscriptionsDeps } from './subscriptions.js';
 
@@ -37,7 +38,7 @@ export async function verifyDestination(
 ): Promise<VerifyResult> {
   ensureEnabled(deps);
   const now = deps.clock();
-  return decidedInTurn(async () => {
+  return decideAgainOnConflict(async () => {
     const stream = await loadAccount(deps.ledger, account);
     const found = findSubscription(stream.subscriptions.active, id);
     if (!found.ok) reject(found.errorType, found.description);

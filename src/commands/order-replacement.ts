@@ -14,10 +14,11 @@ import {
   replacingOrder,
 } from '../domain/replacement.js';
 import type { OrderState } from '../domain/lifecycle.js';
-import { WrongExpectedRevisionError, type Ledger } from '../ledger/port.js';
+import type { Ledger } from '../ledger/port.js';
 import type { CompetitionQueries } from '../queries/competitions.js';
 import { loadOrder, type LoadedOrder } from './order-state.js';
 import { reject } from './rejection.js';
+import { decideAgainOnConflict } from './decide-again.js';
 
 export interface ReplacementDeps {
   ledger: Ledger;
@@ -91,9 +92,6 @@ export async function checkReplacement(
   }
 }
 
-/** A concurrent change of the old order re-runs the pre-check; it can hardly change twice. */
-const ATTEMPTS = 3;
-
 /**
  * The first of the two appends: the old order's cancellation, guarded by the revision the
  * checks saw. When another write got there first the old order's new state answers, as the
@@ -114,17 +112,15 @@ export async function cancelReplaced(
     replacement.owner,
     now,
   );
-  let revision = replaced.revision;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // The same id again (a retry, or the same submission twice at once) is a no-op success.
-      const result = await ledger.append(streams.order(network, replaced.uid), [event], revision);
-      return result.position;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
+  return decideAgainOnConflict(async (attempt) => {
+    let { revision } = replaced;
+    if (attempt > 1) {
       const current = await loadOrder(ledger, network, replaced.uid);
       refuseUncancellable(current, now);
       revision = current.revision;
     }
-  }
+    // The same id again (a retry, or the same submission twice at once) is a no-op success.
+    const result = await ledger.append(streams.order(network, replaced.uid), [event], revision);
+    return result.position;
+  });
 }

@@ -9,7 +9,6 @@ import type { Hook } from '../domain/app-data.js';
 import { domainSeparator, orderDigest, computeOrderUid } from '../domain/eip712.js';
 import { deterministicEventId } from '../domain/event-ids.js';
 import {
-  EVENT_VERSIONS,
   streams,
   type Address,
   type Interaction,
@@ -40,6 +39,7 @@ import {
 } from './order-replacement.js';
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
+import { envelope } from '../domain/event-envelope.js';
 
 export interface PlaceOrderDeps extends ReplacementDeps, QuoteLinkDeps {
   ledger: Ledger;
@@ -62,7 +62,11 @@ export interface PlacedOrder {
   appDataPosition: string | null;
 }
 
-function amount(value: string, overflowError: string, field: string): string {
+function amount(
+  value: string,
+  overflowError: 'SellAmountOverflow' | 'BuyAmountOverflow',
+  field: string,
+): string {
   const parsed = parseUint256(value);
   if (parsed.ok) return parsed.value.toString();
   if (parsed.reason === 'overflow') reject(overflowError, `${field} exceeds uint256`);
@@ -232,12 +236,10 @@ async function record(ledger: Ledger, placed: OrderPlacedV1): Promise<string> {
     const result = await ledger.append(
       streams.order(placed.network, placed.uid),
       [
-        {
-          id: deterministicEventId('OrderPlaced', placed.network, placed.uid),
-          type: 'OrderPlaced',
-          version: EVENT_VERSIONS.OrderPlaced,
-          data: placed,
-        },
+        envelope(
+          { type: 'OrderPlaced', data: placed },
+          deterministicEventId('OrderPlaced', placed.network, placed.uid),
+        ),
       ],
       'noStream',
     );

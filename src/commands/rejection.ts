@@ -1,18 +1,21 @@
 /**
- * A command's refusal: the reference's `errorType` and a description for the client.
- * HTTP maps the errorType to a status (src/http/error-status.ts); commands know nothing of HTTP.
+ * A command's refusal: one of batchbook's `errorType`s and a description for the client.
+ * HTTP gives each errorType its status (src/http/error-status.ts); commands know nothing of HTTP.
  */
+import type { ErrorType } from '../domain/errors.js';
+
 export class Rejection extends Error {
   constructor(
-    readonly errorType: string,
+    readonly errorType: ErrorType,
     readonly description: string,
     readonly data?: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(`${errorType}: ${description}`);
+    super(`${errorType}: ${description}`, options);
     this.name = 'Rejection';
   }
 }
 
-export function reject(errorType: string, description: string, data?: unknown): never {
+export function reject(errorType: ErrorType, description: string, data?: unknown): never {
   throw new Rejection(errorType, description, data);
 }

@@ -38,12 +38,8 @@ import {
   type SubscriptionCredentials,
 } from '../domain/subscription-auth.js';
 import type { Ledger } from '../ledger/port.js';
-import {
-  appendToAccount,
-  decidedInTurn,
-  loadAccount,
-  type AccountStream,
-} from './account-stream.js';
+import { appendToAccount, loadAccount, type AccountStream } from './account-stream.js';
+import { decideAgainOnConflict } from './decide-again.js';
 import { reject } from './rejection.js';
 
 export type { SubscriptionCredentials } from '../domain/subscription-auth.js';
@@ -171,7 +167,7 @@ export async function subscribe(
       : channel;
   const verification = newVerification(channel.kind, randomBytes);
 
-  return decidedInTurn(async () => {
+  return decideAgainOnConflict(async () => {
     const stream = await loadAccount(deps.ledger, account);
     ensureFresh(stream, digest);
     const decision = decideSubscribe(stream.subscriptions.active, channel, deps.maxActive);
@@ -231,7 +227,7 @@ export async function unsubscribe(
     request.credentials,
   );
   const removedAt = deps.clock().toISOString();
-  return decidedInTurn(async () => {
+  return decideAgainOnConflict(async () => {
     const stream = await loadAccount(deps.ledger, account);
     ensureFresh(stream, digest);
     const found = findSubscription(stream.subscriptions.active, request.id);

@@ -1,8 +1,8 @@
 /**
- * Every `errorType` the order book answers with (reference §1.3, seed §7), so a typo in an
- * error code is a compile error. The HTTP status of each is the HTTP layer's business.
+ * Every `errorType` batchbook answers with (reference §1.3, seed §7, and its own endpoints'), so
+ * a typo in an error code is a compile error, and each has a status (src/http/error-status.ts).
  */
-export const ORDER_ERROR_TYPES = [
+export const ERROR_TYPES = [
   // POST /orders: submission rules and signatures (reference §4.1)
   'ZeroAmount',
   'SameBuyAndSellToken',
@@ -58,6 +58,30 @@ export const ORDER_ERROR_TYPES = [
   // PUT /app_data spells its invalid type differently (reference §9.3)
   'AppDataInvalid',
   'AppDataMismatch',
+  // subscriptions and notifications
+  'Unauthorized',
+  'SubscriptionNotFound',
+  'TooManySubscriptions',
+  'InvalidVerificationCode',
+  'VerificationExpired',
+  'NotificationsDisabled',
+  'ChannelNotConfigured',
+  // operators' endpoints
+  'AdminApiDisabled',
+  // the web app and its live stream
+  'WebAppNotBuilt',
+  'TooManyStreams',
+  // the request itself
+  'InvalidJson',
+  'InvalidBody',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'MethodNotAllowed',
+  'NotImplemented',
+  'RequestTimeout',
+  'RequestHeaderFieldsTooLarge',
+  'BadRequest',
+  'TooManyConnections',
   // cross-cutting
   'InvalidParameter',
   'NetworkNotLive',
@@ -67,10 +91,10 @@ export const ORDER_ERROR_TYPES = [
   'InternalServerError',
 ] as const;
 
-export type OrderErrorType = (typeof ORDER_ERROR_TYPES)[number];
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
-/** The order book's error envelope (reference §0), minus the optional `data`. */
+/** The error envelope (reference §0), minus the optional `data`. */
 export interface OrderRejection {
-  errorType: OrderErrorType;
+  errorType: ErrorType;
   description: string;
 }

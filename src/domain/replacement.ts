@@ -10,7 +10,6 @@
  */
 import { deterministicEventId } from './event-ids.js';
 import {
-  EVENT_VERSIONS,
   type Address,
   type OrderCancelledV1,
   type OrderUid,
@@ -18,6 +17,7 @@ import {
 } from './events.js';
 import type { OrderRejection } from './errors.js';
 import type { OrderState } from './lifecycle.js';
+import { envelope } from './event-envelope.js';
 
 /** The event metadata key naming the order that replaced the cancelled one. */
 export const REPLACED_BY = 'replacedBy';
@@ -41,19 +41,20 @@ export function replacementCancellation(
   owner: Address,
   at: Date,
 ): ReplacementCancellation {
+  // An off-chain cancellation signed by the owner (the new order's signature), as before.
+  const data: OrderCancelledV1 = {
+    network,
+    uid: replaced,
+    source: 'api',
+    reason: `replaced by order ${replacement}`,
+    cancelledAt: at.toISOString(),
+    by: owner,
+  };
   return {
-    id: deterministicEventId('OrderCancelled', network, replaced, REPLACED_BY, replacement),
-    type: 'OrderCancelled',
-    version: EVENT_VERSIONS.OrderCancelled,
-    // An off-chain cancellation signed by the owner (the new order's signature), as before.
-    data: {
-      network,
-      uid: replaced,
-      source: 'api',
-      reason: `replaced by order ${replacement}`,
-      cancelledAt: at.toISOString(),
-      by: owner,
-    },
+    ...envelope(
+      { type: 'OrderCancelled', data },
+      deterministicEventId('OrderCancelled', network, replaced, REPLACED_BY, replacement),
+    ),
     metadata: { [REPLACED_BY]: replacement },
   };
 }

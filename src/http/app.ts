@@ -13,6 +13,7 @@ import { adminRouter } from './routes/admin.js';
 import { appDataRouter } from './routes/app-data.js';
 import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
+import { docsRouter } from './routes/docs.js';
 import { healthRouter, networkReadinessRouter } from './routes/health.js';
 import { liveRouter } from './routes/live.js';
 import { metaRouter } from './routes/meta.js';
@@ -53,7 +54,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) {
-      throw new ApiError(404, 'NotFound', `no route for ${ctx.method} ${ctx.path}`);
+      throw new ApiError('NotFound', `no route for ${ctx.method} ${ctx.path}`);
     }
   });
   // The routers below run only for their own paths (`within`), the `/{network}` one for any.
@@ -69,15 +70,16 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(within(/^\/(index\.html)?$|^\/assets\/[^/]+$/i, webAppRouter()));
   // Operators' endpoints (`/metrics`), behind the admin API key.
   app.use(within(/^\/metrics\/?$/i, adminRouter(deps)));
+  // The API described: `/openapi.json` and its reference page, `/docs`.
+  app.use(within(/^\/(openapi\.json|docs)(\/|$)/i, docsRouter(deps)));
   // Not gated: it sees every request the routers above leave, as before, so `allowedMethods`
   // below answers as it did (405 for another method on any router's path, 501 for an unknown one).
   app.use(perNetwork.routes());
   app.use(
     perNetwork.allowedMethods({
       throw: true,
-      methodNotAllowed: () =>
-        new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path'),
-      notImplemented: () => new ApiError(501, 'NotImplemented', 'method not implemented'),
+      methodNotAllowed: () => new ApiError('MethodNotAllowed', 'method not allowed on this path'),
+      notImplemented: () => new ApiError('NotImplemented', 'method not implemented'),
     }),
   );
   return app;
@@ -101,5 +103,8 @@ function within(area: RegExp, router: Router): ReturnType<Router['routes']> {
     }
   }
   const routes = router.routes();
-  return (ctx, next) => (area.test(ctx.path) ? routes(ctx, next) : next());
+  const gated: ReturnType<Router['routes']> = (ctx, next) =>
+    area.test(ctx.path) ? routes(ctx, next) : next();
+  // As on `routes()` itself: what is served can be read off the app's middleware.
+  return Object.assign(gated, { router });
 }

@@ -6,44 +6,31 @@
  */
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ErrorType } from '../domain/errors.js';
+import { STATUS_OF } from './error-status.js';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
 /**
  * A whole HTTP/1.1 answer with a JSON error body, to write straight to a socket: each answer
  * made carries a request id of its own, as every response does.
  */
-export function rawJsonAnswer(
-  status: number,
-  reason: string,
-  errorType: string,
-  description: string,
-): () => string {
+export function rawJsonAnswer(errorType: ErrorType, description: string): () => string {
+  const status = STATUS_OF[errorType];
   const body = JSON.stringify({ errorType, description });
   const head =
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n`;
   return () => `${head}${REQUEST_ID_HEADER}: ${randomUUID()}\r\n\r\n${body}`;
 }
 
 const TOO_LARGE = rawJsonAnswer(
-  431,
-  'Request Header Fields Too Large',
   'RequestHeaderFieldsTooLarge',
   'the request line and headers exceed 16 KiB',
 );
-const MALFORMED = rawJsonAnswer(
-  400,
-  'Bad Request',
-  'BadRequest',
-  'the request is not valid HTTP/1.1',
-);
-const TIMED_OUT = rawJsonAnswer(
-  408,
-  'Request Timeout',
-  'RequestTimeout',
-  'the request did not arrive within the deadline',
-);
+const MALFORMED = rawJsonAnswer('BadRequest', 'the request is not valid HTTP/1.1');
+const TIMED_OUT = rawJsonAnswer('RequestTimeout', 'the request did not arrive within the deadline');
 
 const ANSWERS: Readonly<Record<string, () => string>> = {
   HPE_HEADER_OVERFLOW: TOO_LARGE,

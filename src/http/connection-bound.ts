@@ -17,8 +17,6 @@ export interface ConnectionBound {
 }
 
 const TOO_MANY_CONNECTIONS = rawJsonAnswer(
-  429,
-  'Too Many Requests',
   'TooManyConnections',
   'too many connections from this client: reuse one, or close one first',
 );

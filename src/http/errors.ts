@@ -1,40 +1,30 @@
 /**
  * Error envelopes. Order-book errors are `{errorType, description}` (plus `data` when there is
- * some) with the reference's statuses; a client's mistake never becomes a 500, nor does an
- * unreachable database (503 `DatabaseUnavailable`: retry later, like `ChainUnavailable`).
+ * some), each errorType with its status (./error-status.ts); a client's mistake never becomes a
+ * 500, nor does an unreachable database (503 `DatabaseUnavailable`, which the composition
+ * root's translation at the commands and queries makes of the driver's errors: retry later).
  */
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Rejection } from '../commands/rejection.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
+import type { ErrorType } from '../domain/errors.js';
+import { AS_CONFIGURED, STATUS_OF } from './error-status.js';
 
 export class ApiError extends Error {
+  /** The errorType's status; a route whose reference answers otherwise names its own. */
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly errorType: string,
+    readonly errorType: ErrorType,
     readonly description: string,
     readonly data?: unknown,
+    status?: number,
   ) {
-    super(`${status} ${errorType}: ${description}`);
+    const answered = status ?? STATUS_OF[errorType];
+    super(`${answered} ${errorType}: ${description}`);
     this.name = 'ApiError';
+    this.status = answered;
   }
-}
-
-/** Statuses other than 400 for the errorTypes commands and queries produce (reference §1.3). */
-const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
-  WrongOwner: 401,
-  Forbidden: 403,
-  OrderNotFound: 404,
-  NotFound: 404,
-  RateLimited: 429,
-  InternalServerError: 500,
-  NetworkNotLive: 503,
-  ChainUnavailable: 503,
-  DatabaseUnavailable: 503,
-};
-
-export function statusOf(errorType: string): number {
-  return STATUS_BY_ERROR_TYPE[errorType] ?? 400;
 }
 
 /** Errors thrown by koa-bodyparser (raw-body / co-body) carry these types and statuses. */
@@ -42,13 +32,14 @@ function bodyParserError(error: unknown): ApiError | null {
   if (typeof error !== 'object' || error === null) return null;
   const { type, status } = error as { type?: unknown; status?: unknown };
   if (type === 'entity.too.large') {
-    return new ApiError(413, 'PayloadTooLarge', 'request body exceeds the size limit');
+    return new ApiError('PayloadTooLarge', 'request body exceeds the size limit');
   }
   if (type === 'entity.parse.failed' || (type === undefined && status === 400)) {
-    return new ApiError(400, 'InvalidJson', 'request body is not valid JSON');
+    return new ApiError('InvalidJson', 'request body is not valid JSON');
   }
   if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(status, 'InvalidBody', (error as Error).message);
+    // raw-body's own status for what it refused (an unsupported charset is a 415).
+    return new ApiError('InvalidBody', (error as Error).message, undefined, status);
   }
   return null;
 }
@@ -57,10 +48,7 @@ function bodyParserError(error: unknown): ApiError | null {
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof Rejection) {
-    return new ApiError(statusOf(error.errorType), error.errorType, error.description, error.data);
-  }
-  if (isDatabaseUnavailable(error)) {
-    return new ApiError(503, 'DatabaseUnavailable', 'the database is unavailable; retry later');
+    return new ApiError(error.errorType, error.description, error.data);
   }
   return bodyParserError(error);
 }
@@ -77,7 +65,7 @@ export function errorMiddleware(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const api = toApiError(error);
-      if (api && clientCaused(api.status)) {
+      if (api && (clientCaused(api.status) || AS_CONFIGURED.has(api.errorType))) {
         ctx.status = api.status;
         ctx.body = {
           errorType: api.errorType,
@@ -104,8 +92,9 @@ export function logFailure(
   api: ApiError | null,
 ): void {
   if (api?.status === 503) {
-    // A warning with its reason, no stack.
-    const reason = error instanceof Error ? error.message : String(error);
+    // A warning with its reason (the outage's own words, where it says them), no stack.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = cause instanceof Error ? cause.message : String(cause);
     logger.warn({ method: ctx.method, path: ctx.path, reason }, 'request failed');
   } else {
     logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');

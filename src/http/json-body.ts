@@ -16,7 +16,6 @@ function contentCoding(header: string): string {
   const coding = header.trim().toLowerCase() || 'identity';
   if (!CODINGS.has(coding)) {
     throw new ApiError(
-      415,
       'UnsupportedMediaType',
       `Content-Encoding ${JSON.stringify(header)} is not supported: send identity, gzip, deflate or br`,
     );
@@ -43,12 +42,11 @@ export function jsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
     const length = Number(ctx.get('content-length') || 0);
     if (length > limitBytes)
-      throw new ApiError(413, 'PayloadTooLarge', `request body exceeds ${limitBytes} bytes`);
+      throw new ApiError('PayloadTooLarge', `request body exceeds ${limitBytes} bytes`);
     if (!ctx.request.is('json')) {
       const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
-      if (hasBody)
-        throw new ApiError(415, 'UnsupportedMediaType', 'send the body as application/json');
-      throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');
+      if (hasBody) throw new ApiError('UnsupportedMediaType', 'send the body as application/json');
+      throw new ApiError('InvalidJson', 'a JSON request body is required');
     }
     const coding = contentCoding(ctx.get('content-encoding'));
     // The parser picks its decoder by the header's exact spelling.
@@ -61,13 +59,13 @@ export function jsonBody(limitBytes: number): Middleware {
       // and the connection stays open.
       ctx.req.resume();
       if (failedDecoding(coding, error)) {
-        throw new ApiError(400, 'InvalidBody', `the request body is not valid ${coding} data`);
+        throw new ApiError('InvalidBody', `the request body is not valid ${coding} data`);
       }
       throw error;
     }
     const raw: unknown = ctx.request.rawBody;
     if (typeof raw !== 'string' || raw.trim() === '') {
-      throw new ApiError(400, 'InvalidJson', 'a JSON request body is required');
+      throw new ApiError('InvalidJson', 'a JSON request body is required');
     }
     await next();
   };

@@ -22,10 +22,9 @@ export function resolveNetwork(liveNetworks: ReadonlySet<string>): Middleware<Ne
   return async (ctx, next) => {
     const name = (ctx as unknown as { params: Record<string, string> }).params.network ?? '';
     const network = networkByName(name);
-    if (!network) throw new ApiError(404, 'NotFound', `unknown network "${name}"`);
+    if (!network) throw new ApiError('NotFound', `unknown network "${name}"`);
     if (!isRead(ctx.method, ctx.path) && !liveNetworks.has(network.name)) {
       throw new ApiError(
-        503,
         'NetworkNotLive',
         `${network.label} is not live on this server: set ${network.rpcUrlVariable} to its RPC URL`,
       );

@@ -7,7 +7,7 @@ import { parseAddress, parseHexBytes, parseOrderUid } from '../domain/hex.js';
 import { ApiError } from './errors.js';
 
 const invalid = (what: string, value: string) =>
-  new ApiError(400, 'InvalidParameter', `${what} is not valid: ${JSON.stringify(value)}`);
+  new ApiError('InvalidParameter', `${what} is not valid: ${JSON.stringify(value)}`);
 
 /**
  * Hex in a path, as the hex parsers take it: lowercased first, so that "any case" covers the
@@ -42,7 +42,7 @@ export function hashParam(value: string, what = 'hash'): Hex {
 export function integerQuery(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) {
-    throw new ApiError(400, 'InvalidParameter', `${name} must be a non-negative integer`);
+    throw new ApiError('InvalidParameter', `${name} must be a non-negative integer`);
   }
   return Number(value);
 }

@@ -42,7 +42,6 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (!decision.allowed) {
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
       throw new ApiError(
-        429,
         'RateLimited',
         `too many requests: ${bucket} are limited to ${budget} per client`,
       );

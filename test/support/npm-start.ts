@@ -20,10 +20,11 @@ export interface NpmStart {
   log(): string;
 }
 
-export function npmStart(env: Record<string, string>, logFile: string): NpmStart {
+/** `npm start` in `checkout` (this repository by default) with only `env` and PATH and HOME. */
+export function npmStart(env: Record<string, string>, logFile: string, checkout = ROOT): NpmStart {
   const out = openSync(logFile, 'a');
   const npm = spawn('npm', ['start'], {
-    cwd: ROOT,
+    cwd: checkout,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', out, out],
   });

@@ -1,281 +1,44 @@
 /**
- * Response-shape checks against the reference's published OpenAPI spec
- * (`shared/reference/cow-openapi.yml`, beside the repository), compiled with ajv.
+ * Response checks against batchbook's own OpenAPI document, the one `GET /openapi.json` serves
+ * (src/http/openapi/document.ts): the reference's operations as batchbook serves them and
+ * batchbook's own, compiled with ajv in JSON Schema 2020-12, OpenAPI 3.1's dialect.
  *
- * The spec is used as published, with three kinds of explicit, commented changes (see
- * `adjust` below):
- *   1. where batchbook follows the reference *code* rather than the spec
- *      (`cow-orderbook-behaviour.md` §9, cited by item number);
- *   2. where the spec cannot validate anything as written (a `oneOf` of two unconstrained
- *      strings never matches exactly one branch);
- *   3. tightenings to what the reference code always emits (§0: lowercase hex, decimal amounts;
- *      §1.2: the fields an `Order` always carries). The spec leaves these open, but a client
- *      (the SDK included) relies on them, so a regression must fail here.
- *
- * OpenAPI 3.0 `nullable` is rewritten to JSON Schema (`anyOf: [{type: null}, …]`): ajv's own
- * `nullable` support needs a sibling `type`, which the spec's `allOf: [$ref]` properties lack.
+ * `specOperations` and `specSchema` give the reference's operations alone (as batchbook serves
+ * them, src/http/openapi/reference.json), for tests that generate requests from the spec.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'chai';
-import { parse } from 'yaml';
+import { openApiDocument, REFERENCE_API_FILE } from '../../src/http/openapi/document.js';
+import { http, type HttpResult } from './service.js';
 
 // ajv-formats is CommonJS with `export default`: under NodeNext the default import is the module.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** CI checks out `shared/` beside the clone, as on the development machines. */
-export const OPENAPI_PATH = path.resolve(REPO_ROOT, '../shared/reference/cow-openapi.yml');
-
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type SchemaObject = { [key: string]: Json };
 
-const SPEC_ID = 'cow-openapi';
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const DOCUMENT_ID = 'batchbook-openapi';
+/** The version the test services answer (BATCHBOOK_VERSION's default). */
+const document = openApiDocument('test') as SchemaObject;
+const paths = document.paths as Record<string, SchemaObject>;
+const schemas = (document.components as { schemas: Record<string, SchemaObject> }).schemas;
 
-/** OpenAPI 3.0 `nullable: true` → JSON Schema; `nullable: false` is the default and dropped. */
-function rewriteNullable(node: Json): Json {
-  if (Array.isArray(node)) return node.map(rewriteNullable);
-  if (node === null || typeof node !== 'object') return node;
-  const out: SchemaObject = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'nullable') out[key] = rewriteNullable(value);
-  }
-  return node.nullable === true ? { anyOf: [{ type: 'null' }, out] } : out;
-}
-
-/**
- * OpenAPI 3.0 `exclusiveMaximum: true` (a flag on `maximum`) → JSON Schema's numeric bound, which
- * is all ajv accepts (the fee policies' `factor` uses it); likewise for the minimum.
- */
-function rewriteExclusiveBounds(node: Json): Json {
-  if (Array.isArray(node)) return node.map(rewriteExclusiveBounds);
-  if (node === null || typeof node !== 'object') return node;
-  const out: SchemaObject = {};
-  for (const [key, value] of Object.entries(node)) out[key] = rewriteExclusiveBounds(value);
-  for (const [flag, bound] of [
-    ['exclusiveMaximum', 'maximum'],
-    ['exclusiveMinimum', 'minimum'],
-  ] as const) {
-    if (typeof out[flag] !== 'boolean') continue;
-    if (out[flag] && out[bound] !== undefined) {
-      out[flag] = out[bound];
-      delete out[bound];
-    } else delete out[flag];
-  }
-  return out;
-}
-
-/** The spec's OpenAPI 3.0 schema dialect as the JSON Schema ajv reads. */
-const toJsonSchema = (node: Json): Json => rewriteExclusiveBounds(rewriteNullable(node));
-
-const LOWER_HEX_BYTES = '^0x([0-9a-f]{2})*$';
-
-/** Every deliberate difference from the published spec. */
-function adjust(schemas: Record<string, SchemaObject>): void {
-  const set = (name: string, patch: SchemaObject) => {
-    if (!schemas[name]) throw new Error(`cow-openapi.yml has no schema ${name}`);
-    schemas[name] = { ...schemas[name], ...patch };
-  };
-
-  // --- 1. batchbook follows the reference code (behaviour §9) ---------------------------------
-  // §9.1: the property (and what the code reads and writes) is `fullAppData`; the spec's
-  // `required: [appData]` names a property that does not exist.
-  set('AppDataObject', { required: ['fullAppData'] });
-  // §9.2: the code emits NonZeroFee, InvalidValidFrom and Forbidden (403), which the enum lacks;
-  // §1.3 "emitted but missing from the spec" adds the replacement-target errors and the quote
-  // errors routed through PriceEstimationError; seed §7.2 adds OrderExpired, BuyAmountOverflow
-  // and RateLimited for this route.
-  const postErrors = (schemas.OrderPostError!.properties as SchemaObject).errorType as SchemaObject;
-  set('OrderPostError', {
-    properties: {
-      ...(schemas.OrderPostError!.properties as SchemaObject),
-      errorType: {
-        ...postErrors,
-        enum: [
-          ...(postErrors.enum as string[]),
-          'NonZeroFee',
-          'InvalidValidFrom',
-          'Forbidden',
-          'OrderNotFound',
-          'AlreadyCancelled',
-          'OrderFullyExecuted',
-          'OrderExpired',
-          'OnChainOrder',
-          'NoLiquidity',
-          'TradingOutsideAllowedWindow',
-          'TokenTemporarilySuspended',
-          'InsufficientLiquidity',
-          'CustomSolverError',
-          'InternalServerError',
-          'BuyAmountOverflow',
-          'RateLimited',
-        ],
-      },
-    },
-  });
-  // §9.5: AuctionOrder.created is a JSON number in the code; the spec's example is a string.
-  set('AuctionOrder', {
-    properties: {
-      ...(schemas.AuctionOrder!.properties as SchemaObject),
-      created: { type: 'integer' },
-    },
-  });
-  // §9.7: placementError values are camelCase in the code.
-  set('OnchainOrderData', {
-    properties: {
-      ...(schemas.OnchainOrderData!.properties as SchemaObject),
-      placementError: {
-        type: 'string',
-        enum: [
-          'validToTooFarInTheFuture',
-          'disabledOrderClass',
-          'preValidationError',
-          'invalidQuote',
-          'insufficientFee',
-          'nonZeroFee',
-          'invalidOrderData',
-          'other',
-        ],
-      },
-    },
-  });
-
-  // --- 2. spec defects: a oneOf of two unconstrained strings matches both branches, so it fails
-  // for every value. With the patterns below the branches are disjoint; eip1271 signatures are
-  // arbitrary bytes (reference §1.2), so `Signature` is any hex and the per-scheme shape is
-  // checked on `Order` further down.
-  set('EcdsaSignature', { pattern: '^0x[0-9a-f]{130}$' });
-  set('PreSignature', { pattern: '^0x$' });
-  const signature = { ...schemas.Signature! };
-  delete signature.oneOf;
-  schemas.Signature = {
-    ...signature,
-    anyOf: [
-      ref('EcdsaSignature'),
-      ref('PreSignature'),
-      { type: 'string', pattern: LOWER_HEX_BYTES },
-    ],
-  };
-  const parameters = schemas.OrderParameters!.properties as SchemaObject;
-  const { oneOf: appDataBranches, ...appData } = parameters.appData as SchemaObject;
-  parameters.appData = { ...appData, anyOf: appDataBranches! };
-
-  // --- 3. tightenings to what the reference code always emits (behaviour §0, §1.2) -------------
-  set('Address', { pattern: '^0x[0-9a-f]{40}$' });
-  set('UID', { pattern: '^0x[0-9a-f]{112}$' });
-  set('AppDataHash', { pattern: '^0x[0-9a-f]{64}$' });
-  set('TransactionHash', { pattern: '^0x[0-9a-f]{64}$' });
-  set('CallData', { pattern: LOWER_HEX_BYTES });
-  set('TokenAmount', { pattern: '^(0|[1-9][0-9]*)$' });
-  set('BigUint', { pattern: '^(0|[1-9][0-9]*)$' });
-  const order = schemas.Order!;
-  schemas.Order = {
-    ...order,
-    allOf: [
-      ...(order.allOf as Json[]),
-      {
-        // §1.2 `Order`: "always present" fields (optional ones are omitted when absent).
-        required: [
-          'creationDate',
-          'owner',
-          'uid',
-          'availableBalance',
-          'executedBuyAmount',
-          'executedSellAmount',
-          'executedSellAmountBeforeFees',
-          'executedFeeAmount',
-          'executedFee',
-          'executedFeeToken',
-          'invalidated',
-          'status',
-          'class',
-          'settlementContract',
-          'isLiquidityOrder',
-          'fullAppData',
-          'sellToken',
-          'buyToken',
-          'receiver',
-          'sellAmount',
-          'buyAmount',
-          'validTo',
-          'appData',
-          'feeAmount',
-          'kind',
-          'partiallyFillable',
-          'sellTokenBalance',
-          'buyTokenBalance',
-          'signingScheme',
-          'signature',
-          'interactions',
-        ],
-        properties: {
-          // §1.2: `availableBalance` is always null; `appData` is always the 32-byte hash.
-          availableBalance: { type: 'null' },
-          appData: ref('AppDataHash'),
-          validTo: { type: 'integer', minimum: 0, maximum: 4294967295 },
-          creationDate: { type: 'string', format: 'date-time' },
-          interactions: { type: 'object', required: ['pre', 'post'] },
-        },
-        // §4.2 signing schemes table: what the API returns as `signature` per scheme.
-        if: { properties: { signingScheme: { enum: ['eip712', 'ethsign'] } } },
-        then: { properties: { signature: ref('EcdsaSignature') } },
-        else: {
-          if: { properties: { signingScheme: { const: 'presign' } } },
-          then: { properties: { signature: ref('PreSignature') } },
-        },
-      },
-    ],
-  };
-}
-
-interface Loaded {
-  ajv: Ajv;
-  spec: SchemaObject;
-  /** `components.schemas` and `paths` as JSON Schema, with the adjustments above. */
-  schemas: Record<string, SchemaObject>;
-  paths: SchemaObject;
-  validators: Map<string, ValidateFunction>;
-}
-
-let loaded: Loaded | undefined;
-
-function load(): Loaded {
-  if (loaded) return loaded;
-  const spec = parse(readFileSync(OPENAPI_PATH, 'utf8')) as SchemaObject;
-  const components = spec.components as { schemas: Record<string, SchemaObject> };
-  const schemas = toJsonSchema(structuredClone(components.schemas)) as Record<string, SchemaObject>;
-  adjust(schemas);
-  const paths = toJsonSchema(structuredClone(spec.paths as Json)) as SchemaObject;
-  // The POST /api/v1/orders/by_uids response is an array of these; the spec puts the element
-  // schema where the array schema should be (its own description says "each element"), so the
-  // element gets a name here.
-  const byUids = (
-    (
-      (
-        ((paths['/api/v1/orders/by_uids'] as SchemaObject).post as SchemaObject)
-          .responses as SchemaObject
-      )['200'] as SchemaObject
-    ).content as SchemaObject
-  )['application/json'] as SchemaObject;
-  schemas.OrdersByUidsResult = byUids.schema as SchemaObject;
-
-  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-  addFormats(ajv);
-  ajv.addSchema({ $id: SPEC_ID, components: { schemas }, paths } as object);
-  loaded = { ajv, spec, schemas, paths, validators: new Map() };
-  return loaded;
-}
+let compiled: { ajv: Ajv2020; validators: Map<string, ValidateFunction> } | undefined;
 
 function validatorFor(pointer: string): ValidateFunction {
-  const { ajv, validators } = load();
-  let validate = validators.get(pointer);
+  if (!compiled) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: DOCUMENT_ID } as object);
+    compiled = { ajv, validators: new Map() };
+  }
+  let validate = compiled.validators.get(pointer);
   if (!validate) {
-    validate = ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
-    validators.set(pointer, validate);
+    validate = compiled.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+    compiled.validators.set(pointer, validate);
   }
   return validate;
 }
@@ -290,37 +53,41 @@ function describe(errors: ErrorObject[] | null | undefined): string {
     .join('\n');
 }
 
-function check(label: string, validate: ValidateFunction, value: unknown): void {
+function check(label: string, pointer: string, value: unknown): void {
+  const validate = validatorFor(pointer);
   if (validate(value)) return;
   const shown = JSON.stringify(value, null, 1) ?? String(value);
   expect.fail(
-    `${label} does not match the OpenAPI schema:\n${describe(validate.errors)}\nvalue: ${shown.slice(0, 3000)}`,
+    `${label} does not match the OpenAPI document:\n${describe(validate.errors)}\nvalue: ${shown.slice(0, 3000)}`,
   );
 }
 
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerTo = (...parts: string[]) => `/${parts.map(escapePointer).join('/')}`;
+
 /**
- * Asserts that `value` matches `components.schemas[name]` (as adjusted above). `Name[]` checks an
- * array of that schema. `OrdersByUidsResult` is the element of the by_uids response.
+ * Asserts that `value` matches `components.schemas[name]`. `Name[]` checks an array of that
+ * schema. `OrdersByUidsResult` is the element of the by_uids response.
  */
 export function expectMatchesSchema(name: string, value: unknown): void {
   const isArray = name.endsWith('[]');
   const base = isArray ? name.slice(0, -2) : name;
-  const { ajv } = load();
-  if (!ajv.getSchema(`${SPEC_ID}#/components/schemas/${base}`)) {
-    throw new Error(`unknown schema ${base}`);
-  }
-  const validate = validatorFor(`/components/schemas/${base}`);
-  if (!isArray) return check(name, validate, value);
+  if (!schemas[base]) throw new Error(`the document has no schema ${base}`);
+  const pointer = pointerTo('components', 'schemas', base);
+  if (!isArray) return check(name, pointer, value);
   expect(value, `${name}: expected an array`).to.be.an('array');
-  (value as unknown[]).forEach((item, i) => check(`${name}[${i}]`, validate, item));
+  (value as unknown[]).forEach((item, i) => check(`${name}[${i}]`, pointer, item));
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/** The document's path of a reference path: the order book's sit under `/{network}`. */
+const documentPath = (specPath: string) =>
+  specPath.startsWith('/api/') ? `/{network}${specPath}` : specPath;
 
 /**
- * Asserts that `value` matches the JSON schema the spec gives for a response, e.g.
- * `expectMatchesResponse('post', '/api/v1/orders', 201, body)`. Fails when the spec documents
- * no JSON body for that status.
+ * Asserts that `value` matches the JSON body the document gives for a response, e.g.
+ * `expectMatchesResponse('post', '/api/v1/orders', 201, body)` (an order-book path as the
+ * reference writes it, or a path of the document). Fails when the document has no JSON body for
+ * that status.
  */
 export function expectMatchesResponse(
   method: string,
@@ -328,30 +95,99 @@ export function expectMatchesResponse(
   status: number,
   value: unknown,
 ): void {
-  const { spec } = load();
-  const op = ((spec.paths as SchemaObject)[specPath] as SchemaObject | undefined)?.[
-    method.toLowerCase()
-  ] as SchemaObject | undefined;
-  const response = (op?.responses as SchemaObject | undefined)?.[String(status)] as
-    SchemaObject | undefined;
-  const content = (response?.content as SchemaObject | undefined)?.['application/json'] as
-    SchemaObject | undefined;
-  if (!content?.schema)
-    throw new Error(`the spec has no JSON body for ${method.toUpperCase()} ${specPath} ${status}`);
-  const pointer = [
-    '/paths',
-    specPath,
+  const path = documentPath(specPath);
+  const response = responseOf(path, method, String(status));
+  if (!(response?.content as SchemaObject | undefined)?.['application/json']) {
+    throw new Error(`the document has no JSON body for ${method.toUpperCase()} ${path} ${status}`);
+  }
+  const pointer = pointerTo(
+    'paths',
+    path,
     method.toLowerCase(),
     'responses',
     String(status),
     'content',
     'application/json',
     'schema',
-  ]
-    .map((part, i) => (i === 0 ? part : escapePointer(part)))
-    .join('/');
-  check(`${method.toUpperCase()} ${specPath} ${status}`, validatorFor(pointer), value);
+  );
+  check(`${method.toUpperCase()} ${path} ${status}`, pointer, value);
 }
+
+function responseOf(path: string, method: string, status: string): SchemaObject | undefined {
+  const operation = paths[path]?.[method.toLowerCase()] as SchemaObject | undefined;
+  return (operation?.responses as Record<string, SchemaObject> | undefined)?.[status];
+}
+
+/** The document's path that serves `pathname`; literal segments win over parameters. */
+function documentedPathOf(pathname: string): string | undefined {
+  const matching = Object.keys(paths).filter((path) => {
+    const pattern = path
+      .split(/\{[^}]+\}/)
+      .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+');
+    return new RegExp(`^${pattern}$`).test(pathname);
+  });
+  const parameters = (path: string) => (path.match(/\{/g) ?? []).length;
+  return matching.sort((a, b) => parameters(a) - parameters(b))[0];
+}
+
+/**
+ * Asserts that the document describes this answer to `method url`: the operation, its status
+ * (or the operation's `default`), the media type, and the JSON body's schema. An answer the
+ * document gives no content must have no body.
+ */
+export function expectDocumented(method: string, url: string, answer: HttpResult): void {
+  const { pathname } = new URL(url);
+  const label = `${method.toUpperCase()} ${pathname} → ${answer.status}`;
+  const path = documentedPathOf(pathname);
+  expect(path, `${label}: no documented path`).to.be.a('string');
+  const operation = paths[path!]![method.toLowerCase()] as SchemaObject | undefined;
+  expect(operation, `${label}: ${method.toUpperCase()} ${path} is not documented`).to.be.an(
+    'object',
+  );
+  const responses = operation!.responses as Record<string, SchemaObject>;
+  const status = responses[String(answer.status)] ? String(answer.status) : 'default';
+  const response = responses[status];
+  expect(response, `${label}: the status is not documented for ${path}`).to.be.an('object');
+  const content = response!.content as Record<string, SchemaObject> | undefined;
+  if (!content) {
+    expect(answer.text, `${label}: documented without a body`).to.equal('');
+    return;
+  }
+  const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  expect(Object.keys(content), `${label}: media type`).to.include(mediaType);
+  if (content[mediaType]!.schema === undefined || !mediaType.endsWith('json')) return;
+  const pointer = pointerTo(
+    'paths',
+    path!,
+    method.toLowerCase(),
+    'responses',
+    status,
+    'content',
+    mediaType,
+    'schema',
+  );
+  check(label, pointer, answer.body);
+}
+
+/** One request (test/support/service.ts's `http`), its answer checked by `expectDocumented`. */
+export async function documentedHttp<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
+  const answer = await http<T>(method, url, body, headers);
+  expectDocumented(method, url, answer);
+  return answer;
+}
+
+// --- The reference's operations, for request generators ---------------------------------------
+
+const reference = JSON.parse(readFileSync(REFERENCE_API_FILE, 'utf8')) as {
+  paths: Record<string, SchemaObject>;
+  components: { schemas: Record<string, SchemaObject> };
+};
 
 /** One parameter of an operation, its schema with every `$ref` inlined. */
 export interface SpecParameter {
@@ -387,25 +223,26 @@ function inline(node: Json, schemas: Record<string, SchemaObject>, open: string[
   if (typeof $ref !== 'string') return out;
   const name = $ref.startsWith(COMPONENT_REF) ? $ref.slice(COMPONENT_REF.length) : null;
   const target = name === null ? undefined : schemas[name];
-  if (!target) throw new Error(`cow-openapi.yml: cannot resolve ${$ref}`);
+  if (!target) throw new Error(`reference.json: cannot resolve ${$ref}`);
   if (open.includes(name!)) return out;
   return { ...(inline(target, schemas, [...open, name!]) as SchemaObject), ...out };
 }
 
-/** `components.schemas[name]` as adjusted above, every `$ref` inlined. */
+/** The reference's `components.schemas[name]`, every `$ref` inlined. */
 export function specSchema(name: string): SchemaObject {
-  const { schemas } = load();
+  const { schemas } = reference.components;
   if (!schemas[name]) throw new Error(`unknown schema ${name}`);
   return inline(schemas[name], schemas, [name]) as SchemaObject;
 }
 
 /**
- * Every operation of the spec (as adjusted above), with its parameters and JSON request body,
- * for tests that generate requests from the spec: a parameter added to the spec is covered
+ * Every operation of the reference that batchbook serves, with its parameters and JSON request
+ * body, for tests that generate requests from the spec: a parameter added to the spec is covered
  * without touching them.
  */
 export function specOperations(): SpecOperation[] {
-  const { schemas, paths } = load();
+  const { schemas } = reference.components;
+  const { paths } = reference;
   const operations: SpecOperation[] = [];
   for (const [specPath, item] of Object.entries(paths) as [string, SchemaObject][]) {
     const shared = (item.parameters as SchemaObject[] | undefined) ?? [];

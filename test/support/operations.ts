@@ -1,9 +1,10 @@
 /**
  * Every HTTP operation batchbook serves, described as the OpenAPI spec describes its own: the
- * spec's operations (read from `cow-openapi.yml` through `specOperations`, so a parameter added
- * there reaches every test built on this list) minus the few batchbook does not serve, plus the
- * batchbook-only routes (seed §4.1: the v1 solver competition, the token endpoints, an account's
- * notifications and subscriptions; the operators' `/metrics`) in the same shape.
+ * reference's operations batchbook serves (`specOperations`, from the reference spec as
+ * src/http/openapi/reference.json holds it, so a parameter added there reaches every test built
+ * on this list), plus the batchbook-only routes (seed §4.1: the v1 solver competition, the token
+ * endpoints, an account's notifications and subscriptions; the operators' `/metrics`) in the
+ * same shape.
  */
 import { NETWORKS } from '../../src/domain/networks.js';
 import { specOperations, specSchema, type SchemaObject, type SpecOperation } from './openapi.js';
@@ -16,14 +17,6 @@ export interface Operation extends SpecOperation {
   /** The size limit of the JSON body in bytes, for routes that take one. */
   bodyLimit: number | null;
 }
-
-/** Spec paths batchbook does not serve, and why. */
-const NOT_SERVED: ReadonlyMap<string, string> = new Map([
-  // The reference streams quotes over SSE; batchbook answers the plain quote only.
-  ['post /api/v1/quote/stream', 'not implemented'],
-]);
-/** The reference's debug routes, restricted at its infrastructure level (behaviour §0). */
-const RESTRICTED_PREFIX = '/restricted/';
 
 /** Reference §0: 16 KiB for every body, except the app-data routes' own (default) limit. */
 const ORDER_BOOK_BODY_LIMIT = 16 * 1024;
@@ -203,14 +196,11 @@ function bodyLimitOf(op: SpecOperation): number | null {
 
 /** Every operation batchbook serves: the spec's, then its own. */
 export function servedOperations(apiKey: string): Operation[] {
-  const fromSpec = specOperations()
-    .filter((op) => !op.path.startsWith(RESTRICTED_PREFIX))
-    .filter((op) => !NOT_SERVED.has(`${op.method} ${op.path}`))
-    .map((op): Operation => ({
-      ...op,
-      mount: 'network',
-      errors: 'errorType',
-      bodyLimit: bodyLimitOf(op),
-    }));
+  const fromSpec = specOperations().map((op): Operation => ({
+    ...op,
+    mount: 'network',
+    errors: 'errorType',
+    bodyLimit: bodyLimitOf(op),
+  }));
   return [...fromSpec, ...batchbookOperations(apiKey)];
 }

@@ -1,6 +1,6 @@
 /**
  * The module of a projection thread started by ./projection-thread-ending.ts: the real one
- * (src/projection-thread-worker.ts) that ends, mid-run, right after it reports its first
+ * (src/projection-thread/worker.ts) that ends, mid-run, right after it reports its first
  * checkpoint once it is ready: by exiting, as a thread that hits a bug would end, or (with
  * `END_BY` = `out-of-memory`) by holding ever more memory until V8 stops it at its heap bound,
  * as a projector that leaks would. How many threads end so is counted down in a file named by
@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { FromProjectionThread } from '../../src/projection-thread-messages.js';
+import type { FromProjectionThread } from '../../src/projection-thread/messages.js';
 import { END_BY, END_MARKER, ENDED_ON_PURPOSE } from './projection-thread-ending.js';
 
 const port = parentPort!;
@@ -47,4 +47,4 @@ function leak(): never {
   for (;;) held.push(Array.from({ length: 1 << 16 }, (_, i) => i * Math.random()));
 }
 
-await import('../../src/projection-thread-worker.js');
+await import('../../src/projection-thread/worker.js');

@@ -10,7 +10,7 @@ import {
   startProjectionThread,
   type ProjectionThreadEngine,
   type ProjectionThreadOptions,
-} from '../../src/projection-thread.js';
+} from '../../src/projection-thread/thread.js';
 
 /** The exit code the thread ends with, for the test to recognise it. */
 export const ENDED_ON_PURPOSE = 70;

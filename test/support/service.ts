@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import type { PostgresDeadlines } from '../../src/postgres/connection-options.js';
-import { startService } from '../../src/service.js';
+import { startService } from '../../src/startup/start-service.js';
 import { sharedTestChain } from './chain.js';
 import { freshDatabase } from './postgres.js';
 

@@ -21,14 +21,13 @@ function presentedKey(ctx: Context): string | null {
 function requireAdminKey(ctx: Context, configured: string | null): void {
   if (configured === null) {
     throw new ApiError(
-      503,
       'AdminApiDisabled',
       'administrative endpoints are off on this server: set ADMIN_API_KEY',
     );
   }
   const presented = presentedKey(ctx);
   if (presented === null || !sameSecret(configured, presented)) {
-    throw new ApiError(401, 'Unauthorized', 'send the admin API key in X-API-Key');
+    throw new ApiError('Unauthorized', 'send the admin API key in X-API-Key');
   }
 }
 

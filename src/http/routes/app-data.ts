@@ -36,7 +36,7 @@ export function appDataRouter(deps: HttpDeps): Router<NetworkState> {
   router.get('/api/v1/app_data/:hash', async (ctx) => {
     const hash = hashParam(ctx.params.hash!, 'app data hash');
     const fullAppData = await deps.queries.appData.byHash(ctx.state.network.name, hash);
-    if (fullAppData === null) throw new ApiError(404, 'NotFound', 'full app data not found');
+    if (fullAppData === null) throw new ApiError('NotFound', 'full app data not found');
     ctx.body = { fullAppData };
   });
 

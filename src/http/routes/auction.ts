@@ -15,14 +15,13 @@ export function auctionRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
   router.get('/api/v1/auction', async (ctx) => {
     const auction = await deps.queries.auctions.latest(ctx.state.network.name);
-    if (!auction)
-      throw new ApiError(404, 'NotFound', 'no auction has been cut on this network yet');
+    if (!auction) throw new ApiError('NotFound', 'no auction has been cut on this network yet');
     ctx.body = auction;
   });
   router.get('/api/v1/auctions', async (ctx) => {
     const limit = integerQuery(ctx.query.limit, 'limit', 10);
     if (limit < 1 || limit > MAX_RECENT) {
-      throw new ApiError(400, 'InvalidLimit', `limit must be within [1,${MAX_RECENT}]`);
+      throw new ApiError('InvalidLimit', `limit must be within [1,${MAX_RECENT}]`);
     }
     ctx.body = await deps.queries.auctions.recent(ctx.state.network.name, limit);
   });

@@ -17,17 +17,13 @@ const U64_MAX = 2n ** 64n - 1n;
  */
 function auctionIdParam(value: string): number | null {
   if (!/^[0-9]{1,20}$/.test(value) || BigInt(value) > U64_MAX) {
-    throw new ApiError(
-      400,
-      'InvalidParameter',
-      `auction id is not valid: ${JSON.stringify(value)}`,
-    );
+    throw new ApiError('InvalidParameter', `auction id is not valid: ${JSON.stringify(value)}`);
   }
   const id = BigInt(value);
   return id > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(id);
 }
 
-const notFound = () => new ApiError(404, 'NotFound', 'no competition found');
+const notFound = () => new ApiError('NotFound', 'no competition found');
 
 export function competitionRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
@@ -58,7 +54,7 @@ export function competitionRouter(deps: HttpDeps): Router<NetworkState> {
   router.get('/api/v1/orders/:uid/status', async (ctx) => {
     const uid = uidParam(ctx.params.uid!);
     const status = await competitions.orderStatus(ctx.state.network.name, uid, deps.clock());
-    if (!status) throw new ApiError(404, 'NotFound', 'order status not found');
+    if (!status) throw new ApiError('NotFound', 'order status not found');
     ctx.body = status;
   });
 

@@ -26,7 +26,7 @@ export function liveRouter(deps: HttpDeps): Router<NetworkState> {
 
   router.get('/api/v1/stream', (ctx) => {
     if (open >= MAX_STREAMS) {
-      throw new ApiError(503, 'TooManyStreams', 'too many live streams are open; retry later');
+      throw new ApiError('TooManyStreams', 'too many live streams are open; retry later');
     }
     open++;
     // Koa answers nothing more: the response is this stream's until the client leaves.

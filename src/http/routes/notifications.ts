@@ -19,7 +19,6 @@ export function notificationsRouter(deps: HttpDeps): Router {
     const { enabled, apiKeyConfigured } = deps.notificationsApi;
     if (!enabled || !apiKeyConfigured) {
       throw new ApiError(
-        503,
         'NotificationsDisabled',
         enabled
           ? 'notifications are not configured on this server: set NOTIFICATIONS_API_KEY'

@@ -33,7 +33,7 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   router.get('/api/v1/orders/:uid', async (ctx) => {
     const uid = uidParam(ctx.params.uid!);
     const order = await deps.queries.orders.byUid(ctx.state.network.name, uid, nowSeconds(deps));
-    if (!order) throw new ApiError(404, 'NotFound', 'Order was not found');
+    if (!order) throw new ApiError('NotFound', 'Order was not found');
     ctx.body = order;
   });
 
@@ -42,7 +42,7 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     const uid = uidParam(ctx.params.uid!);
     const network = ctx.state.network.name;
     const order = await deps.queries.orders.byUid(network, uid, nowSeconds(deps));
-    if (!order) throw new ApiError(404, 'NotFound', 'Order was not found');
+    if (!order) throw new ApiError('NotFound', 'Order was not found');
     ctx.body = await deps.queries.orderHistory.history(network, uid, {
       creationDate: order.creationDate,
       validTo: order.validTo,
@@ -53,7 +53,6 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   router.post('/api/v1/orders/by_uids', jsonBody(BODY_LIMIT), async (ctx) => {
     if (Array.isArray(ctx.request.body) && ctx.request.body.length > MAX_UIDS) {
       throw new ApiError(
-        400,
         'InvalidParameter',
         `Request exceeds maximum number of order UIDs of ${MAX_UIDS}`,
       );
@@ -72,7 +71,7 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     const offset = integerQuery(ctx.query.offset, 'offset', 0);
     const limit = integerQuery(ctx.query.limit, 'limit', 10);
     if (limit < 1 || limit > 1000) {
-      throw new ApiError(400, 'LIMIT_OUT_OF_BOUNDS', 'The pagination limit is [1,1000].');
+      throw new ApiError('LIMIT_OUT_OF_BOUNDS', 'The pagination limit is [1,1000].');
     }
     ctx.body = await deps.queries.orders.byOwner(
       ctx.state.network.name,

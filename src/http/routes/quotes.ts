@@ -28,7 +28,7 @@ export function quotesRouter(deps: HttpDeps): Router<NetworkState> {
       // An unpriced token is "not found" here (reference), where a quote without a route is a
       // 400 (seed §7.1).
       if (error instanceof Rejection && error.errorType === 'NoLiquidity') {
-        throw new ApiError(404, error.errorType, error.description);
+        throw new ApiError(error.errorType, error.description, undefined, 404);
       }
       throw error;
     }

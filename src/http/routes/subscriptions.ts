@@ -22,7 +22,6 @@
 import Router, { type RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validators } from '../../../schemas/validators.js';
-import { Rejection } from '../../commands/rejection.js';
 import type { SubscriptionCredentials } from '../../commands/subscriptions.js';
 import type { Hex } from '../../domain/events.js';
 import type { HttpDeps } from '../deps.js';
@@ -37,23 +36,13 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const UNIX_SECONDS = /^[0-9]{1,15}$/;
 const MAX_ID_LENGTH = 64;
 
-/** Statuses of the refusals these endpoints meet; the others are 400s. */
-const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
-  Unauthorized: 401,
-  SubscriptionNotFound: 404,
-  NotificationsDisabled: 503,
-};
-
-/** Renders the commands' refusals here, so that a deliberate 503 is not logged as a failure. */
-const refusals: Middleware = async (ctx, next) => {
+/** Subscriptions and their credentials are an account's own: no cache keeps an answer. */
+const noStore: Middleware = async (ctx, next) => {
   try {
     await next();
-  } catch (error) {
-    if (!(error instanceof Rejection)) throw error;
-    ctx.status = STATUS_BY_ERROR_TYPE[error.errorType] ?? 400;
-    ctx.body = { errorType: error.errorType, description: error.description };
+  } finally {
+    ctx.set('Cache-Control', 'no-store');
   }
-  ctx.set('Cache-Control', 'no-store');
 };
 
 /** A JSON body when one is sent; none is fine (DELETE may sign through its headers). */
@@ -70,7 +59,7 @@ const optionalJsonBody = (limit: number): Middleware => {
 function subscriptionId(ctx: RouterContext): string {
   const id = ctx.params.id!;
   if (id.length > MAX_ID_LENGTH) {
-    throw new ApiError(400, 'InvalidParameter', 'the subscription id is too long');
+    throw new ApiError('InvalidParameter', 'the subscription id is too long');
   }
   return id;
 }
@@ -89,14 +78,14 @@ function credentials(
   if (signature === null) {
     signature = header(ctx, 'x-signature');
     if (signature !== null && !SIGNATURE.test(signature)) {
-      throw new ApiError(400, 'InvalidParameter', 'X-Signature must be 65 bytes as 0x-hex');
+      throw new ApiError('InvalidParameter', 'X-Signature must be 65 bytes as 0x-hex');
     }
   }
   let issuedAt = body.issuedAt ?? null;
   if (issuedAt === null) {
     const raw = header(ctx, 'x-issued-at');
     if (raw !== null && !UNIX_SECONDS.test(raw)) {
-      throw new ApiError(400, 'InvalidParameter', 'X-Issued-At must be unix seconds');
+      throw new ApiError('InvalidParameter', 'X-Issued-At must be unix seconds');
     }
     issuedAt = raw === null ? null : Number(raw);
   }
@@ -109,7 +98,7 @@ function credentials(
 
 export function subscriptionsRouter(deps: HttpDeps): Router {
   const router = new Router();
-  router.use(refusals);
+  router.use(noStore);
   const collection = '/accounts/:account/subscriptions';
   const member = `${collection}/:id`;
   const changes = rateLimited(deps, 'subscription changes');
@@ -169,7 +158,7 @@ export function subscriptionsRouter(deps: HttpDeps): Router {
   // These paths know their methods: any other is a 405, not the generic 404.
   for (const path of [collection, member, `${member}/verification`]) {
     router.all(path, () => {
-      throw new ApiError(405, 'MethodNotAllowed', 'method not allowed on this path');
+      throw new ApiError('MethodNotAllowed', 'method not allowed on this path');
     });
   }
   return router;

@@ -8,7 +8,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { Rejection } from '../../commands/rejection.js';
+import type { ErrorType } from '../../domain/errors.js';
 import type { Address } from '../../domain/events.js';
 import { NATIVE_TOKEN_MARKER, networkByChainRef, type Network } from '../../domain/networks.js';
 import type { HttpDeps } from '../deps.js';
@@ -35,12 +35,13 @@ const USD_PRICE_MAX_AGE_SECONDS = 30;
 const DEFAULT_HOLDERS = 10;
 const MAX_HOLDERS = 100;
 
-/** Statuses of the command refusals these endpoints meet; not found and not priced are 404s. */
-const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
+/**
+ * Where the token API (reference §2.8) answers otherwise than the order book: a network without
+ * an RPC, and a token without a price, are "not found" here.
+ */
+const TOKEN_API_STATUS: Partial<Readonly<Record<ErrorType, number>>> = {
   NetworkNotLive: 404,
-  NotFound: 404,
   NoLiquidity: 404,
-  ChainUnavailable: 503,
 };
 
 function messageErrors(logger: Logger): Middleware {
@@ -48,16 +49,16 @@ function messageErrors(logger: Logger): Middleware {
     try {
       await next();
     } catch (error) {
-      if (error instanceof TokenEndpointError || error instanceof Rejection) {
-        const isRejection = error instanceof Rejection;
-        ctx.status = isRejection ? (STATUS_BY_ERROR_TYPE[error.errorType] ?? 400) : error.status;
-        ctx.body = { message: isRejection ? error.description : error.message };
+      if (error instanceof TokenEndpointError) {
+        ctx.status = error.status;
+        ctx.body = { message: error.message };
         return;
       }
       // Everything else as the order book sees it (a database outage is its 503), in this shape.
       const api = toApiError(error);
-      if (!api || !clientCaused(api.status)) logFailure(logger, ctx, error, api);
-      ctx.status = api?.status ?? 500;
+      const status = api ? (TOKEN_API_STATUS[api.errorType] ?? api.status) : 500;
+      if (!api || !clientCaused(status)) logFailure(logger, ctx, error, api);
+      ctx.status = status;
       ctx.body = { message: api?.description ?? 'internal error' };
     }
   };

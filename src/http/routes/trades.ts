@@ -11,7 +11,7 @@ const MAX_LIMIT = 1000;
 
 /** A query parameter given at most once (a repeated one is malformed, as in the reference). */
 function single(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) throw new ApiError(400, 'InvalidParameter', `${name} is repeated`);
+  if (Array.isArray(value)) throw new ApiError('InvalidParameter', `${name} is repeated`);
   return value;
 }
 
@@ -26,7 +26,7 @@ function tradeFilter(query: Record<string, string | string[] | undefined>): Trad
   const parsedUid = orderUid === undefined ? undefined : uidParam(orderUid);
   if (parsedOwner !== undefined && parsedUid === undefined) return { owner: parsedOwner };
   if (parsedUid !== undefined && parsedOwner === undefined) return { orderUid: parsedUid };
-  throw new ApiError(400, 'InvalidTradeFilter', 'Must specify exactly one of owner or orderUid.');
+  throw new ApiError('InvalidTradeFilter', 'Must specify exactly one of owner or orderUid.');
 }
 
 const nowSeconds = (deps: HttpDeps) => Math.floor(deps.clock().getTime() / 1000);
@@ -39,7 +39,7 @@ export function tradesRouter(deps: HttpDeps): Router<NetworkState> {
     const limit = integerQuery(single(ctx.query.limit, 'limit'), 'limit', DEFAULT_LIMIT);
     const filter = tradeFilter(ctx.query);
     if (limit < 1 || limit > MAX_LIMIT) {
-      throw new ApiError(400, 'InvalidLimit', `limit must be between 1 and ${MAX_LIMIT}`);
+      throw new ApiError('InvalidLimit', `limit must be between 1 and ${MAX_LIMIT}`);
     }
     ctx.body = await deps.queries.trades.trades(ctx.state.network.name, filter, offset, limit);
   });

@@ -15,13 +15,12 @@ export function webAppRouter(files: () => Promise<WebFiles | null> = webFiles())
     const built = await files();
     if (!built) {
       throw new ApiError(
-        503,
         'WebAppNotBuilt',
         'the web app is not built: run `npm run build:web` (npm start does)',
       );
     }
     const file = built.get(name);
-    if (!file) throw new ApiError(404, 'NotFound', `no file ${name}`);
+    if (!file) throw new ApiError('NotFound', `no file ${name}`);
     // Brotli first whatever order the client lists them in: browsers list gzip first.
     const encoding: Encoding =
       (['br', 'gzip'] as const).find((e) => file.bodies[e] && ctx.acceptsEncodings(e) === e) ??

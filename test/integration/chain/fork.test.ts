@@ -16,6 +16,7 @@ import { ETH_FLOW_CONTRACT } from '../../../src/domain/networks.js';
 import type { ApiOrder } from '../../../src/queries/order-view.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { callEthFlow, ethFlowUid } from '../../support/eth-flow.js';
+import { startForkService, type ForkService } from '../../support/fork.js';
 import { freePort } from '../../support/ports.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
@@ -26,27 +27,17 @@ describe('fork mode', function () {
   this.timeout(60_000);
 
   let upstream: TestChain;
+  let forked: ForkService;
   let service: TestService;
-  let dataDir: string;
   let forkUrl: string;
 
   before(async () => {
     upstream = await sharedTestChain(1);
-    dataDir = await mkdtemp(path.join(tmpdir(), 'batchbook-fork-'));
-    const port = await freePort();
-    forkUrl = `http://127.0.0.1:${port}`;
-    service = await startTestService({
-      env: {
-        FORK_URL: upstream.rpcUrl,
-        DEVNET_PORT: String(port),
-        DATA_DIR: dataDir,
-        MAINNET_RPC_URL: '',
-      },
-    });
+    forked = await startForkService(upstream.rpcUrl);
+    ({ service, forkUrl } = forked);
   });
   after(async () => {
-    await service?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await forked?.stop();
   });
 
   const isSolver = (rpcUrl: string) =>

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { documentedHttp } from '../../support/openapi.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../../support/private-postgres.js';
 import { startRpcProxy, type RpcProxy } from '../../support/rpc-proxy.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
@@ -68,7 +69,7 @@ describe('health: liveness and readiness probes', function () {
       await session.end();
     }
   };
-  const ready = (path = '/ready') => http<Report>('GET', `${service!.url}${path}`);
+  const ready = (path = '/ready') => documentedHttp<Report>('GET', `${service!.url}${path}`);
   const failingParts = (report: Report) => report.failing.map((f) => f.part).sort();
   /** Waits until `path` answers `status`, and answers its body. */
   const until = async (status: number, path = '/ready', description = `${path} → ${status}`) => {
@@ -85,7 +86,7 @@ describe('health: liveness and readiness probes', function () {
   };
 
   it('a service that serves: /healthz and every readiness probe answer 200, without a key', async () => {
-    const health = await http('GET', `${service!.url}/healthz`);
+    const health = await documentedHttp('GET', `${service!.url}/healthz`);
     expect(health.status).to.equal(200);
     expect(health.body).to.deep.equal({ status: 'ok' });
 

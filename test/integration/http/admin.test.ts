@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { sharedTestChain } from '../../support/chain.js';
 import { fundedWallet } from '../../support/owners.js';
+import { documentedHttp } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, signOrder } from '../../support/signing.js';
 
@@ -33,7 +34,7 @@ describe('HTTP: administrative endpoints', () => {
         { authorization: KEY },
       ];
       for (const headers of attempts) {
-        const res = await http<{ errorType: string }>(
+        const res = await documentedHttp<{ errorType: string }>(
           'GET',
           `${service.url}/metrics`,
           undefined,
@@ -51,7 +52,7 @@ describe('HTTP: administrative endpoints', () => {
         { authorization: `Bearer ${KEY}` },
       ];
       for (const headers of holders) {
-        const res = await http('GET', `${service.url}/metrics`, undefined, headers);
+        const res = await documentedHttp('GET', `${service.url}/metrics`, undefined, headers);
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
         expect(res.headers.get('cache-control')).to.equal('no-store');
@@ -71,12 +72,15 @@ describe('HTTP: administrative endpoints', () => {
 
     it('counts requests by route pattern and status, not by concrete path', async () => {
       const metrics = async () =>
-        (await http('GET', `${service.url}/metrics`, undefined, { 'x-api-key': KEY })).text;
+        (await documentedHttp('GET', `${service.url}/metrics`, undefined, { 'x-api-key': KEY }))
+          .text;
       const line =
         /^batchbook_http_requests_total\{method="GET",route="\/:network\/api\/v1\/orders\/:uid",status="400"\} /;
       const before = sample(await metrics(), line) ?? 0;
       for (const uid of ['0x01', '0x02', 'nonsense']) {
-        expect((await http('GET', `${service.devnet}/api/v1/orders/${uid}`)).status).to.equal(400);
+        expect(
+          (await documentedHttp('GET', `${service.devnet}/api/v1/orders/${uid}`)).status,
+        ).to.equal(400);
       }
       const text = await metrics();
       expect(sample(text, line)).to.equal(before + 3);
@@ -85,13 +89,14 @@ describe('HTTP: administrative endpoints', () => {
 
     it('observes the read-your-writes wait of an accepted order', async () => {
       const metrics = async () =>
-        (await http('GET', `${service.url}/metrics`, undefined, { 'x-api-key': KEY })).text;
+        (await documentedHttp('GET', `${service.url}/metrics`, undefined, { 'x-api-key': KEY }))
+          .text;
       const count = /^batchbook_read_your_writes_wait_seconds_count\{projector="orders"\} /;
       const before = sample(await metrics(), count) ?? 0;
       const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet);
-      expect((await http('POST', `${service.devnet}/api/v1/orders`, signed.body)).status).to.equal(
-        201,
-      );
+      expect(
+        (await documentedHttp('POST', `${service.devnet}/api/v1/orders`, signed.body)).status,
+      ).to.equal(201);
       expect(sample(await metrics(), count)).to.equal(before + 1);
     });
 
@@ -143,7 +148,7 @@ describe('HTTP: administrative endpoints', () => {
     it('answers 503 AdminApiDisabled, naming the variable, whatever key is sent', async () => {
       const attempts: Record<string, string>[] = [{}, { 'x-api-key': 'devnet' }];
       for (const headers of attempts) {
-        const res = await http<{ errorType: string; description: string }>(
+        const res = await documentedHttp<{ errorType: string; description: string }>(
           'GET',
           `${service.url}/metrics`,
           undefined,

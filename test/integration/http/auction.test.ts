@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Address, AuctionClosedV5 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
-import { expectMatchesResponse } from '../../support/openapi.js';
+import { documentedHttp, expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder, TOKENS } from '../../support/signing.js';
@@ -116,7 +116,7 @@ describe('HTTP: batch auctions (the cut)', function () {
       description: 'two recorded auctions',
     });
     const recorded = (await closedAuctions()).reverse();
-    const { status, body } = await http<
+    const { status, body } = await documentedHttp<
       {
         id: number;
         block: number;
@@ -141,14 +141,14 @@ describe('HTTP: batch auctions (the cut)', function () {
       solutions: second.solutions.length,
     });
     for (const limit of ['0', '101', 'x']) {
-      const refused = await http<{ errorType: string }>(
+      const refused = await documentedHttp<{ errorType: string }>(
         'GET',
         `${service.devnet}/api/v1/auctions?limit=${limit}`,
       );
       expect(refused.status, limit).to.equal(400);
       expect(refused.body.errorType).to.be.oneOf(['InvalidLimit', 'InvalidParameter']);
     }
-    const none = await http('GET', `${service.url}/sepolia/api/v1/auctions`);
+    const none = await documentedHttp('GET', `${service.url}/sepolia/api/v1/auctions`);
     expect(none).to.deep.include({ status: 200, body: [] });
   });
 

@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import { deterministicEventId } from '../../../src/domain/event-ids.js';
 import { streams, type TradeSettledV1 } from '../../../src/domain/events.js';
+import { documentedHttp } from '../../support/openapi.js';
 import {
   controlledClock,
-  http,
   startTestService,
   type ControlledClock,
   type TestService,
@@ -45,12 +45,13 @@ describe('HTTP: cancelling orders', () => {
       validTo: clock.nowSeconds() + validFor,
       sellAmount: String(1_000_000 + ++distinct),
     });
-    expect((await http('POST', orders, signed.body)).status).to.equal(201);
+    expect((await documentedHttp('POST', orders, signed.body)).status).to.equal(201);
     return signed.uid;
   }
 
-  const status = async (uid: string) => (await http<Order>('GET', `${orders}/${uid}`)).body;
-  const cancelBulk = (body: unknown) => http<string | ErrorBody>('DELETE', orders, body);
+  const status = async (uid: string) =>
+    (await documentedHttp<Order>('GET', `${orders}/${uid}`)).body;
+  const cancelBulk = (body: unknown) => documentedHttp<string | ErrorBody>('DELETE', orders, body);
 
   it('cancels several orders of one owner with one EIP-712 signature', async () => {
     const wallet = await fundedWallet();
@@ -72,7 +73,7 @@ describe('HTTP: cancelling orders', () => {
 
     const single = await placed(wallet);
     const signature = await signCancellation(wallet, CHAIN_ID.devnet, single);
-    const response = await http('DELETE', `${orders}/${single}`, signature);
+    const response = await documentedHttp('DELETE', `${orders}/${single}`, signature);
     expect(response.status).to.equal(200);
     expect((await status(single)).status).to.equal('cancelled');
   });
@@ -130,7 +131,7 @@ describe('HTTP: cancelling orders', () => {
   it('answers OnChainOrder for a presign order', async () => {
     const wallet = await fundedWallet();
     const presign = presignOrder(wallet.address, CHAIN_ID.devnet);
-    expect((await http('POST', orders, presign.body)).status).to.equal(201);
+    expect((await documentedHttp('POST', orders, presign.body)).status).to.equal(201);
     const response = await cancelBulk(
       await signCancellations(wallet, CHAIN_ID.devnet, [presign.uid]),
     );
@@ -141,7 +142,7 @@ describe('HTTP: cancelling orders', () => {
   it('answers OrderFullyExecuted for a filled order', async () => {
     const wallet = await fundedWallet();
     const signed = await signOrder(wallet, CHAIN_ID.devnet);
-    expect((await http('POST', orders, signed.body)).status).to.equal(201);
+    expect((await documentedHttp('POST', orders, signed.body)).status).to.equal(201);
     // A trade as the chain indexer records it: the order's full sell amount.
     const trade: TradeSettledV1 = {
       network: 'devnet',

@@ -29,9 +29,13 @@ import {
   createCompetitionQueries,
   type CompetitionQueries,
 } from '../../../src/queries/competitions.js';
-import { expectMatchesResponse, expectMatchesSchema } from '../../support/openapi.js';
+import {
+  documentedHttp,
+  expectMatchesResponse,
+  expectMatchesSchema,
+} from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import { startTestService, type TestService } from '../../support/service.js';
 import {
   CHAIN_ID,
   signCancellations,
@@ -142,7 +146,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     await service?.stop();
   });
 
-  const get = <T>(path: string) => http<T>('GET', `${service.devnet}${path}`);
+  const get = <T>(path: string) => documentedHttp<T>('GET', `${service.devnet}${path}`);
 
   // ---- the ledger, as the autopilot, the driver and the indexer would write it --------------
 
@@ -276,7 +280,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
       sellAmount: String(E18 + BigInt(++distinct)),
       ...overrides,
     });
-    const response = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+    const response = await documentedHttp('POST', `${service.devnet}/api/v1/orders`, signed.body);
     expect(response.status, response.text).to.equal(201);
     return signed;
   }
@@ -577,7 +581,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     ]) {
       await expectError(path, 404, ...notFound);
     }
-    const sepolia = await http<ErrorBody>(
+    const sepolia = await documentedHttp<ErrorBody>(
       'GET',
       `${service.url}/sepolia/api/v2/solver_competition/latest`,
     );
@@ -682,7 +686,7 @@ describe('HTTP: the solver competition, order status and total surplus', functio
     const [cancelled, tradedAnyway] = [await place(), await place()];
     await closeAuction({ orders: [cancelled, tradedAnyway] });
     const body = await signCancellations(owner, CHAIN_ID.devnet, [cancelled.uid, tradedAnyway.uid]);
-    const response = await http('DELETE', `${service.devnet}/api/v1/orders`, body);
+    const response = await documentedHttp('DELETE', `${service.devnet}/api/v1/orders`, body);
     expect(response.status, response.text).to.equal(200);
     expect(await status(cancelled)).to.deep.equal({ type: 'cancelled' });
 

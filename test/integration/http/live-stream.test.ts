@@ -9,6 +9,7 @@ import type { Ledger } from '../../../src/ledger/port.js';
 import { createLedgerFeed, type FeedNote } from '../../../src/queries/ledger-feed.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
+import { documentedHttp, expectMatchesSchema } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { fundedCowPair } from '../../support/settle.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
@@ -53,6 +54,7 @@ async function openStream(
             .join('\n');
           if (data === '') continue;
           const note = JSON.parse(data) as FeedNote;
+          expectMatchesSchema('LedgerNote', note);
           const index = client.notes.push(note) - 1;
           const read = await onNote(note);
           if (read !== null) client.readsOnHearing.set(index, read);
@@ -120,7 +122,7 @@ describe('HTTP: the live stream of the ledger', function () {
   });
 
   it('answers an unknown network with the reference’s error shape', async () => {
-    const { status, body } = await http('GET', `${service.url}/nowhere/api/v1/stream`);
+    const { status, body } = await documentedHttp('GET', `${service.url}/nowhere/api/v1/stream`);
     expect(status).to.equal(404);
     expect(body).to.have.property('errorType', 'NotFound');
   });

@@ -30,6 +30,7 @@ import {
   type NoticeOrder,
 } from '../../../src/domain/notices.js';
 import { fundedWallet } from '../../support/owners.js';
+import { documentedHttp } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import {
   CHAIN_ID,
@@ -252,7 +253,7 @@ describe('HTTP: account notifications', function () {
       partiallyFillable: true,
       ...overrides,
     });
-    const response = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+    const response = await documentedHttp('POST', `${service.devnet}/api/v1/orders`, signed.body);
     expect(response.status, response.text).to.equal(201);
     return signed;
   }
@@ -260,7 +261,7 @@ describe('HTTP: account notifications', function () {
   const url = (account: string, base = service.url) => `${base}/accounts/${account}/notifications`;
 
   async function notices(account: string): Promise<Notice[]> {
-    const response = await http<Notice[]>('GET', url(account));
+    const response = await documentedHttp<Notice[]>('GET', url(account));
     expect(response.status, response.text).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('public, max-age=300');
     return response.body;
@@ -284,7 +285,7 @@ describe('HTTP: account notifications', function () {
 
   it('rejects a malformed address with 400 InvalidParameter', async () => {
     for (const bad of ['0x1234', 'not-an-address', `0x${'g'.repeat(40)}`, `0x${'1'.repeat(42)}`]) {
-      const response = await http<ErrorBody>('GET', url(bad));
+      const response = await documentedHttp<ErrorBody>('GET', url(bad));
       expect(response.status, bad).to.equal(400);
       expect(response.body.errorType, bad).to.equal('InvalidParameter');
       expect(response.body.description, bad).to.be.a('string').and.contain('account');
@@ -293,11 +294,14 @@ describe('HTTP: account notifications', function () {
 
   it('lives outside the network prefix: /{network}/accounts/… is no route', async () => {
     const account = hexlify(randomBytes(20));
+    // No route: nothing the document describes.
     const response = await http<ErrorBody>('GET', url(account, service.devnet));
     expect(response.status).to.equal(404);
     // And an order-book path still resolves its network.
-    expect((await http('GET', `${service.url}/accounts/api/v1/auction`)).status).to.equal(404);
-    expect((await http('GET', `${service.devnet}/api/v1/version`)).status).to.equal(200);
+    expect((await documentedHttp('GET', `${service.url}/accounts/api/v1/auction`)).status).to.equal(
+      404,
+    );
+    expect((await documentedHttp('GET', `${service.devnet}/api/v1/version`)).status).to.equal(200);
   });
 
   // ---- the notices ------------------------------------------------------------------------
@@ -401,7 +405,7 @@ describe('HTTP: account notifications', function () {
     const order = await place(owner);
     const before = Date.now();
     const body = await signCancellations(owner, CHAIN_ID.devnet, [order.uid]);
-    const response = await http('DELETE', `${service.devnet}/api/v1/orders`, body);
+    const response = await documentedHttp('DELETE', `${service.devnet}/api/v1/orders`, body);
     expect(response.status, response.text).to.equal(200);
     await settle();
     let list = await noticesOf(order);
@@ -466,7 +470,11 @@ describe('HTTP: account notifications', function () {
           validTo,
           sellAmount: String(E18 + BigInt(++distinct) + BigInt(n)),
         });
-        const response = await http('POST', `${service.devnet}/api/v1/orders`, order.body);
+        const response = await documentedHttp(
+          'POST',
+          `${service.devnet}/api/v1/orders`,
+          order.body,
+        );
         expect(response.status, response.text).to.equal(201);
         return order;
       }),
@@ -708,7 +716,7 @@ describe('HTTP: account notifications', function () {
   it('answers 500 when the database fails', async () => {
     await db.raw('ALTER TABLE read.notices RENAME TO notices_elsewhere');
     try {
-      const response = await http<ErrorBody>('GET', url(hexlify(randomBytes(20))));
+      const response = await documentedHttp<ErrorBody>('GET', url(hexlify(randomBytes(20))));
       expect(response.status).to.equal(500);
       expect(response.body.errorType).to.equal('InternalServerError');
     } finally {
@@ -726,7 +734,7 @@ describe('HTTP: account notifications', function () {
         const other = await startTestService({ env: { ...env, ...NO_QUIET_AUCTIONS } });
         try {
           for (const account of [hexlify(randomBytes(20)), 'not-an-address']) {
-            const response = await http<ErrorBody>('GET', url(account, other.url));
+            const response = await documentedHttp<ErrorBody>('GET', url(account, other.url));
             expect(response.status).to.equal(503);
             expect(response.body.errorType).to.equal('NotificationsDisabled');
             expect(response.body.description).to.be.a('string').and.not.equal('');

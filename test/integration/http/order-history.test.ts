@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { AuctionExcerpt, OrderHistoryEntry } from '../../../src/queries/order-history.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
+import { documentedHttp } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { fundedWallet } from '../../support/owners.js';
 import { fundedCowPair, sellOrder, signTrade } from '../../support/settle.js';
@@ -26,7 +27,7 @@ describe('HTTP: an order history from the ledger', function () {
   after(() => service?.stop());
 
   const history = (uid: string) =>
-    http<OrderHistoryEntry[]>('GET', `${service.devnet}/api/v1/orders/${uid}/events`);
+    documentedHttp<OrderHistoryEntry[]>('GET', `${service.devnet}/api/v1/orders/${uid}/events`);
 
   it('tells a filled order from its placement through the auction that matched it to its trade, in ledger order', async () => {
     const [a, b] = await fundedCowPair(chain);
@@ -124,7 +125,7 @@ describe('HTTP: an order history from the ledger', function () {
       errorType: 'NotFound',
       description: 'Order was not found',
     });
-    const malformed = await http<{ errorType: string }>(
+    const malformed = await documentedHttp<{ errorType: string }>(
       'GET',
       `${service.devnet}/api/v1/orders/0x1234/events`,
     );

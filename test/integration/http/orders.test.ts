@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import { documentedHttp } from '../../support/openapi.js';
+import { startTestService, type TestService } from '../../support/service.js';
 import {
   CHAIN_ID,
   TOKENS,
@@ -33,7 +34,7 @@ describe('HTTP: placing orders', () => {
   after(() => service.stop());
 
   async function place(body: unknown) {
-    return http<string | ErrorBody>('POST', orders, body);
+    return documentedHttp<string | ErrorBody>('POST', orders, body);
   }
 
   async function rejected(
@@ -63,7 +64,7 @@ describe('HTTP: placing orders', () => {
     expect(response.status).to.equal(201);
     expect(response.body).to.equal(signed.uid);
 
-    const read = await http<Order>('GET', `${orders}/${signed.uid}`);
+    const read = await documentedHttp<Order>('GET', `${orders}/${signed.uid}`);
     expect(read.status).to.equal(200);
     expect(read.body).to.include({
       uid: signed.uid,
@@ -97,12 +98,15 @@ describe('HTTP: placing orders', () => {
     expect((await place(signed.body)).status).to.equal(201);
     const digits = signed.uid.slice(2).toUpperCase();
     for (const form of [`0X${digits}`, `0x${digits}`, digits]) {
-      const read = await http<Order>('GET', `${orders}/${form}`);
+      const read = await documentedHttp<Order>('GET', `${orders}/${form}`);
       expect(read.status, `${form}: ${read.text}`).to.equal(200);
       expect(read.body.uid).to.equal(signed.uid);
     }
     const owner = `0X${wallet.address.slice(2).toUpperCase()}`;
-    const listed = await http<Order[]>('GET', `${service.devnet}/api/v1/account/${owner}/orders`);
+    const listed = await documentedHttp<Order[]>(
+      'GET',
+      `${service.devnet}/api/v1/account/${owner}/orders`,
+    );
     expect(listed.status, listed.text).to.equal(200);
     expect(listed.body.map((order) => order.uid)).to.deep.equal([signed.uid]);
   });
@@ -111,7 +115,7 @@ describe('HTTP: placing orders', () => {
     const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, {}, 'ethsign');
     const response = await place(signed.body);
     expect(response.status).to.equal(201);
-    const read = await http<Order>('GET', `${orders}/${signed.uid}`);
+    const read = await documentedHttp<Order>('GET', `${orders}/${signed.uid}`);
     expect(read.body.signingScheme).to.equal('ethsign');
   });
 
@@ -121,13 +125,15 @@ describe('HTTP: placing orders', () => {
     expect((await place(empty.body)).status).to.equal(201);
 
     const document = '{"appCode":"registered-first"}';
-    const put = await http('PUT', `${service.devnet}/api/v1/app_data`, { fullAppData: document });
+    const put = await documentedHttp('PUT', `${service.devnet}/api/v1/app_data`, {
+      fullAppData: document,
+    });
     expect(put.status).to.equal(201);
     const registered = await signOrder(wallet, CHAIN_ID.devnet, { appData: document }, 'eip712', {
       appDataForm: 'hash',
     });
     expect((await place(registered.body)).status).to.equal(201);
-    const read = await http<Order>('GET', `${orders}/${registered.uid}`);
+    const read = await documentedHttp<Order>('GET', `${orders}/${registered.uid}`);
     expect(read.body.fullAppData).to.equal(document);
   });
 
@@ -135,7 +141,10 @@ describe('HTTP: placing orders', () => {
     const document = '{"appCode":"inline","metadata":{}}';
     const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { appData: document });
     expect((await place(signed.body)).status).to.equal(201);
-    const read = await http('GET', `${service.devnet}/api/v1/app_data/${signed.appDataHash}`);
+    const read = await documentedHttp(
+      'GET',
+      `${service.devnet}/api/v1/app_data/${signed.appDataHash}`,
+    );
     expect(read.body).to.deep.equal({ fullAppData: document });
   });
 
@@ -143,7 +152,7 @@ describe('HTTP: placing orders', () => {
     const owner = newWallet().address;
     const presign = presignOrder(owner, CHAIN_ID.devnet);
     expect((await place(presign.body)).status).to.equal(201);
-    const read = await http<Order>('GET', `${orders}/${presign.uid}`);
+    const read = await documentedHttp<Order>('GET', `${orders}/${presign.uid}`);
     expect(read.body).to.include({ status: 'presignaturePending', signature: '0x' });
 
     // An account without code validates nothing (contract owners: test/integration/chain/).
@@ -292,12 +301,12 @@ describe('HTTP: placing orders', () => {
       uids.push(signed.uid);
     }
     const account = `${service.devnet}/api/v1/account/${wallet.address}/orders`;
-    const all = await http<Order[]>('GET', account);
+    const all = await documentedHttp<Order[]>('GET', account);
     expect(all.body.map((o) => o.uid)).to.deep.equal([...uids].reverse());
-    const page = await http<Order[]>('GET', `${account}?offset=1&limit=1`);
+    const page = await documentedHttp<Order[]>('GET', `${account}?offset=1&limit=1`);
     expect(page.body.map((o) => o.uid)).to.deep.equal([uids[1]]);
 
-    const byUids = await http<{ order: Order }[]>('POST', `${orders}/by_uids`, [
+    const byUids = await documentedHttp<{ order: Order }[]>('POST', `${orders}/by_uids`, [
       uids[0],
       `0x${'00'.repeat(56)}`,
       uids[2],
@@ -307,12 +316,12 @@ describe('HTTP: placing orders', () => {
 
   it('keeps each network’s orders apart', async () => {
     const signed = await signOrder(await fundedWallet(CHAIN_ID.mainnet), CHAIN_ID.mainnet);
-    expect((await http('POST', `${service.mainnet}/api/v1/orders`, signed.body)).status).to.equal(
-      201,
-    );
-    expect((await http('GET', `${orders}/${signed.uid}`)).status).to.equal(404);
-    expect((await http('GET', `${service.mainnet}/api/v1/orders/${signed.uid}`)).status).to.equal(
-      200,
-    );
+    expect(
+      (await documentedHttp('POST', `${service.mainnet}/api/v1/orders`, signed.body)).status,
+    ).to.equal(201);
+    expect((await documentedHttp('GET', `${orders}/${signed.uid}`)).status).to.equal(404);
+    expect(
+      (await documentedHttp('GET', `${service.mainnet}/api/v1/orders/${signed.uid}`)).status,
+    ).to.equal(200);
   });
 });

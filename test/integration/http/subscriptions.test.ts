@@ -16,6 +16,7 @@ import {
   type SmtpReceiver,
   type TelegramReceiver,
 } from '../../support/receivers.js';
+import { documentedHttp } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -100,7 +101,7 @@ const domains = new Map<string, Promise<Domain>>();
 function domainOf(base: string): Promise<Domain> {
   let domain = domains.get(base);
   if (!domain) {
-    domain = http<{ domain: Domain }>(
+    domain = documentedHttp<{ domain: Domain }>(
       'GET',
       `${base}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`,
     ).then((r) => r.body.domain);
@@ -173,13 +174,13 @@ class Client {
 
   async add(channel: Channel, options: { issuedAt?: number; signer?: HDNodeWallet } = {}) {
     const body = await this.addition(channel, options.issuedAt, options.signer);
-    return http<Subscription & ErrorBody>('POST', this.path(), body);
+    return documentedHttp<Subscription & ErrorBody>('POST', this.path(), body);
   }
 
   async list(options: { signer?: HDNodeWallet; issuedAt?: number; sentAt?: number } = {}) {
     const issuedAt = options.issuedAt ?? now();
     const signature = await this.sign('ListSubscriptions', {}, issuedAt, options.signer);
-    return http<Subscription[] & ErrorBody>('GET', this.path(), undefined, {
+    return documentedHttp<Subscription[] & ErrorBody>('GET', this.path(), undefined, {
       'x-signature': signature,
       'x-issued-at': String(options.sentAt ?? issuedAt),
     });
@@ -193,11 +194,11 @@ class Client {
     const signature = await this.sign('Unsubscribe', { id }, issuedAt, options.signer);
     const url = `${this.path()}/${id}`;
     return options.in === 'headers'
-      ? http<ErrorBody>('DELETE', url, undefined, {
+      ? documentedHttp<ErrorBody>('DELETE', url, undefined, {
           'x-signature': signature,
           'x-issued-at': String(issuedAt),
         })
-      : http<ErrorBody>('DELETE', url, { signature, issuedAt });
+      : documentedHttp<ErrorBody>('DELETE', url, { signature, issuedAt });
   }
 }
 
@@ -284,20 +285,25 @@ describe('HTTP: subscriptions', () => {
 
   it('adds, lists and removes with the server’s API key, without a signature', async () => {
     const bob = client();
-    const added = await http<Subscription>(
+    const added = await documentedHttp<Subscription>(
       'POST',
       bob.path(),
       { channel: { kind: 'telegram', chatId: '@batchbook_bob' } },
       withKey(),
     );
     expect(added.status).to.equal(201);
-    const listed = await http<Subscription[]>('GET', bob.path(), undefined, withKey());
+    const listed = await documentedHttp<Subscription[]>('GET', bob.path(), undefined, withKey());
     expect(listed.status).to.equal(200);
     expect(listed.body.map((s) => s.id)).to.deep.equal([added.body.id]);
-    const removed = await http('DELETE', `${bob.path()}/${added.body.id}`, undefined, withKey());
+    const removed = await documentedHttp(
+      'DELETE',
+      `${bob.path()}/${added.body.id}`,
+      undefined,
+      withKey(),
+    );
     expect(removed.status).to.equal(200);
     expect(removed.body).to.deep.include({ id: added.body.id, account: bob.account });
-    const after = await http<Subscription[]>('GET', bob.path(), undefined, withKey());
+    const after = await documentedHttp<Subscription[]>('GET', bob.path(), undefined, withKey());
     expect(after.body).to.deep.equal([]);
     const events = await stream(bob.account);
     expect(events.map((e) => [e.type, (e.data as { authorisedBy: string }).authorisedBy])).to.eql([
@@ -378,16 +384,21 @@ describe('HTTP: subscriptions', () => {
   it('refuses missing credentials, a wrong API key and a bad or stale issuedAt', async () => {
     const frank = client();
     const cases = [
-      await http<ErrorBody>('POST', frank.path(), { channel: CHANNELS[3] }),
-      await http<ErrorBody>('GET', frank.path()),
-      await http<ErrorBody>('POST', frank.path(), { channel: CHANNELS[3] }, withKey('wrong')),
-      await http<ErrorBody>('GET', frank.path(), undefined, withKey('TEST-KEY')),
+      await documentedHttp<ErrorBody>('POST', frank.path(), { channel: CHANNELS[3] }),
+      await documentedHttp<ErrorBody>('GET', frank.path()),
+      await documentedHttp<ErrorBody>(
+        'POST',
+        frank.path(),
+        { channel: CHANNELS[3] },
+        withKey('wrong'),
+      ),
+      await documentedHttp<ErrorBody>('GET', frank.path(), undefined, withKey('TEST-KEY')),
       await frank.add(CHANNELS[3]!, { issuedAt: now() - 600 }),
       await frank.add(CHANNELS[3]!, { issuedAt: now() + 600 }),
       // Signed for one time, sent with another.
       await frank.list({ issuedAt: now(), sentAt: now() - 1 }),
     ];
-    const signedWithoutTime = await http<ErrorBody>('POST', frank.path(), {
+    const signedWithoutTime = await documentedHttp<ErrorBody>('POST', frank.path(), {
       channel: CHANNELS[3],
       signature: await frank.sign('Subscribe', signed(CHANNELS[3]!)),
     });
@@ -418,23 +429,23 @@ describe('HTTP: subscriptions', () => {
       { channel: good, extra: true },
     ];
     for (const body of bodies) {
-      const response = await http<ErrorBody>('POST', grace.path(), body, withKey());
+      const response = await documentedHttp<ErrorBody>('POST', grace.path(), body, withKey());
       expect(response.status, JSON.stringify(body)).to.equal(400);
       expect(response.body.errorType, JSON.stringify(body)).to.equal('InvalidParameter');
     }
-    const badAccount = await http<ErrorBody>(
+    const badAccount = await documentedHttp<ErrorBody>(
       'POST',
       grace.path('0x1234'),
       { channel: good },
       withKey(),
     );
     expect(badAccount.status).to.equal(400);
-    const badHeader = await http<ErrorBody>('GET', grace.path(), undefined, {
+    const badHeader = await documentedHttp<ErrorBody>('GET', grace.path(), undefined, {
       'x-signature': '0x12',
       'x-issued-at': String(now()),
     });
     expect(badHeader.status).to.equal(400);
-    const badTime = await http<ErrorBody>('GET', grace.path(), undefined, {
+    const badTime = await documentedHttp<ErrorBody>('GET', grace.path(), undefined, {
       'x-signature': `0x${'11'.repeat(65)}`,
       'x-issued-at': 'soon',
     });
@@ -447,7 +458,7 @@ describe('HTTP: subscriptions', () => {
   it('holds at most 20 active subscriptions per account', async () => {
     const heidi = client();
     for (let i = 0; i < 20; i++) {
-      const response = await http(
+      const response = await documentedHttp(
         'POST',
         heidi.path(),
         {
@@ -457,7 +468,7 @@ describe('HTTP: subscriptions', () => {
       );
       expect(response.status).to.equal(201);
     }
-    const full = await http<ErrorBody>(
+    const full = await documentedHttp<ErrorBody>(
       'POST',
       heidi.path(),
       { channel: { kind: 'telegram', chatId: '2000' } },
@@ -466,15 +477,15 @@ describe('HTTP: subscriptions', () => {
     expect(full.status).to.equal(400);
     expect(full.body.errorType).to.equal('TooManySubscriptions');
     // One it already has is still answered, and removing one makes room.
-    const existing = await http<Subscription>(
+    const existing = await documentedHttp<Subscription>(
       'POST',
       heidi.path(),
       { channel: { kind: 'telegram', chatId: '1000' } },
       withKey(),
     );
     expect(existing.status).to.equal(200);
-    await http('DELETE', `${heidi.path()}/${existing.body.id}`, undefined, withKey());
-    const room = await http(
+    await documentedHttp('DELETE', `${heidi.path()}/${existing.body.id}`, undefined, withKey());
+    const room = await documentedHttp(
       'POST',
       heidi.path(),
       { channel: { kind: 'telegram', chatId: '2000' } },
@@ -489,12 +500,12 @@ describe('HTTP: subscriptions', () => {
     const [same, distinct] = await Promise.all([
       Promise.all(
         Array.from({ length: 4 }, () =>
-          http<Subscription>('POST', olga.path(), chat(0), withKey()),
+          documentedHttp<Subscription>('POST', olga.path(), chat(0), withKey()),
         ),
       ),
       Promise.all(
         Array.from({ length: 4 }, (_, i) =>
-          http<Subscription>('POST', olga.path(), chat(i + 1), withKey()),
+          documentedHttp<Subscription>('POST', olga.path(), chat(i + 1), withKey()),
         ),
       ),
     ]);
@@ -503,12 +514,12 @@ describe('HTTP: subscriptions', () => {
     expect(distinct.map((r) => r.status)).to.deep.equal([201, 201, 201, 201]);
     const events = await stream(olga.account);
     expect(events.map((e) => e.revision)).to.deep.equal([0n, 1n, 2n, 3n, 4n]);
-    const listed = await http<Subscription[]>('GET', olga.path(), undefined, withKey());
+    const listed = await documentedHttp<Subscription[]>('GET', olga.path(), undefined, withKey());
     expect(listed.body).to.have.length(5);
   });
 
   it('publishes what requests are signed with: this deployment’s domain and the structs', async () => {
-    const response = await http<{ domain: Domain; types: typeof TYPES.Subscribe }>(
+    const response = await documentedHttp<{ domain: Domain; types: typeof TYPES.Subscribe }>(
       'GET',
       `${service.url}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`,
     );
@@ -538,7 +549,7 @@ describe('HTTP: subscriptions', () => {
   it('takes a signed request once: replayed, even after the channel was removed, it is refused', async () => {
     const mia = client();
     const addition = await mia.addition(HOOK);
-    const first = await http<Subscription>('POST', mia.path(), addition);
+    const first = await documentedHttp<Subscription>('POST', mia.path(), addition);
     expect(first.status).to.equal(201);
     const issuedAt = now();
     const removal = {
@@ -546,15 +557,15 @@ describe('HTTP: subscriptions', () => {
       signature: await mia.sign('Unsubscribe', { id: first.body.id }, issuedAt),
     };
     const member = `${mia.path()}/${first.body.id}`;
-    expect((await http('DELETE', member, removal)).status).to.equal(200);
+    expect((await documentedHttp('DELETE', member, removal)).status).to.equal(200);
     const before = await stream(mia.account);
 
     // Within its window, the same signed body again: no new secret for whoever replays it.
-    const replayed = await http<ErrorBody>('POST', mia.path(), addition);
+    const replayed = await documentedHttp<ErrorBody>('POST', mia.path(), addition);
     expect(replayed.status, replayed.text).to.equal(401);
     expect(replayed.body.errorType).to.equal('Unauthorized');
     expect(replayed.body.description).to.match(/used already/);
-    const removedAgain = await http<ErrorBody>('DELETE', member, removal);
+    const removedAgain = await documentedHttp<ErrorBody>('DELETE', member, removal);
     expect(removedAgain.status).to.equal(401);
     expect(await stream(mia.account)).to.deep.equal(before);
     // Signed anew, the account adds it again.
@@ -566,7 +577,7 @@ describe('HTTP: subscriptions', () => {
     const elsewhere = { ...(await domainOf(service.url)), salt: hexlify(randomBytes(32)) };
     const issuedAt = now();
     const signature = await nora.sign('Subscribe', signed(HOOK), issuedAt, nora.wallet, elsewhere);
-    const response = await http<ErrorBody>('POST', nora.path(), {
+    const response = await documentedHttp<ErrorBody>('POST', nora.path(), {
       channel: HOOK,
       issuedAt,
       signature,
@@ -583,7 +594,7 @@ describe('HTTP: subscriptions', () => {
     >;
     const { issuedAt, signature } = await omar.addition(mine);
     const theirs = pushChannel(mine.subscription.endpoint);
-    const swapped = await http<ErrorBody>('POST', omar.path(), {
+    const swapped = await documentedHttp<ErrorBody>('POST', omar.path(), {
       channel: theirs,
       issuedAt,
       signature,
@@ -591,7 +602,7 @@ describe('HTTP: subscriptions', () => {
     expect(swapped.status).to.equal(401);
     expect(await stream(omar.account)).to.deep.equal([]);
     expect(
-      (await http('POST', omar.path(), { channel: mine, issuedAt, signature })).status,
+      (await documentedHttp('POST', omar.path(), { channel: mine, issuedAt, signature })).status,
     ).to.equal(201);
   });
 
@@ -611,12 +622,14 @@ describe('HTTP: subscriptions', () => {
 
     const verification = `${pia.path()}/${added.body.id}/verification`;
     const before = await stream(pia.account);
-    const wrong = await http<ErrorBody>('POST', verification, { code: '0000-0000-0000-0000' });
+    const wrong = await documentedHttp<ErrorBody>('POST', verification, {
+      code: '0000-0000-0000-0000',
+    });
     expect(wrong.status).to.equal(400);
     expect(wrong.body.errorType).to.equal('InvalidVerificationCode');
     expect(await stream(pia.account)).to.deep.equal(before);
 
-    const verified = await http<{ id: string; account: string; verifiedAt: string }>(
+    const verified = await documentedHttp<{ id: string; account: string; verifiedAt: string }>(
       'POST',
       verification,
       { code: code.toLowerCase() },
@@ -625,7 +638,7 @@ describe('HTTP: subscriptions', () => {
     expect(verified.body).to.include({ id: added.body.id, account: pia.account });
     const listed = await pia.list();
     expect(listed.body[0]!.verification).to.deep.equal({ status: 'verified', method: 'emailCode' });
-    const again = await http<{ verifiedAt: string }>('POST', verification, { code });
+    const again = await documentedHttp<{ verifiedAt: string }>('POST', verification, { code });
     expect(again.body.verifiedAt).to.equal(verified.body.verifiedAt);
     const types = (await stream(pia.account)).map((e) => e.type);
     expect(types).to.deep.equal(['SubscriptionAdded', 'SubscriptionVerified']);
@@ -633,6 +646,7 @@ describe('HTTP: subscriptions', () => {
 
   it('answers 405 to other methods on these paths', async () => {
     const ivan = client();
+    // A method the document does not describe.
     const response = await http<ErrorBody>('PUT', ivan.path(), {}, withKey());
     expect(response.status).to.equal(405);
     expect(response.body.errorType).to.equal('MethodNotAllowed');
@@ -654,7 +668,7 @@ describe('HTTP: subscriptions', () => {
       }
       expect((await judy.add(CHANNELS[0]!)).status).to.equal(201);
       // No key is configured: no header authorises.
-      const keyed = await http<ErrorBody>('GET', judy.path(), undefined, withKey());
+      const keyed = await documentedHttp<ErrorBody>('GET', judy.path(), undefined, withKey());
       expect(keyed.status).to.equal(401);
       expect(keyed.body.errorType).to.equal('Unauthorized');
       expect(await bare.ledger.readStream(`subscriptions-${judy.account}`)).to.have.length(1);
@@ -713,7 +727,7 @@ describe('HTTP: subscriptions', () => {
         await kim.add(CHANNELS[0]!),
         await kim.list(),
         await kim.remove('00000000-0000-4000-8000-000000000000'),
-        await http<ErrorBody>('POST', kim.path(), { channel: CHANNELS[3] }, withKey()),
+        await documentedHttp<ErrorBody>('POST', kim.path(), { channel: CHANNELS[3] }, withKey()),
       ];
       for (const response of responses) {
         expect(response.status).to.equal(503);

@@ -11,7 +11,8 @@ import type { Address } from '../../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../../src/domain/networks.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { fundedWallet } from '../../support/owners.js';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import { documentedHttp } from '../../support/openapi.js';
+import { startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -44,7 +45,7 @@ describe('HTTP: token endpoints', function () {
   });
   after(() => service?.stop());
 
-  const get = <T>(path: string) => http<T>('GET', `${service.url}${path}`);
+  const get = <T>(path: string) => documentedHttp<T>('GET', `${service.url}${path}`);
   const usdPrice = (chainRef: string, token: string) =>
     get<{ price: number } & { message?: string }>(`/${chainRef}/tokens/${token}/usdPrice`);
   const topHolders = (chainRef: string, token: string, query = '') =>
@@ -199,7 +200,7 @@ describe('HTTP: token endpoints', function () {
       expectMessage(await topHolders('devnet', token), 404, /not indexed.*tokens the book trades/);
 
       const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { buyToken: token });
-      const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+      const placed = await documentedHttp('POST', `${service.devnet}/api/v1/orders`, signed.body);
       expect(placed.status, placed.text).to.equal(201);
       await waitForHolders(
         token,
@@ -216,7 +217,7 @@ describe('HTTP: token endpoints', function () {
       await mint(token, small, 3_000n);
       await mint(token, large, 1_500_000n);
       const signed = await signOrder(await fundedWallet(), CHAIN_ID.devnet, { buyToken: token });
-      const placed = await http('POST', `${service.devnet}/api/v1/orders`, signed.body);
+      const placed = await documentedHttp('POST', `${service.devnet}/api/v1/orders`, signed.body);
       expect(placed.status, placed.text).to.equal(201);
       const holder = (address: Address, balance: bigint) => ({ address, balance: String(balance) });
       await waitForHolders(

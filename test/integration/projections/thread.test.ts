@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEFAULT_POSTGRES_DEADLINES } from '../../../src/postgres/connection-options.js';
-import { startProjectionThread } from '../../../src/projection-thread.js';
+import { startProjectionThread } from '../../../src/projection-thread/thread.js';
 import type { ProjectionEngine } from '../../../projections/runner.js';
 import { createOrderQueries } from '../../../src/queries/orders.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * The projection thread (src/projection-thread.ts starts it): a composition root of its own
+ * The projection thread: a composition root of its own
  * that opens its own PostgreSQL connections and ledger, runs every projector
  * (`startProjections`), and tells the service thread each checkpoint it learns and each failure
  * its engine retries. It stops when asked to, after its batches in flight, and says so.
@@ -8,20 +8,18 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import knex, { type Knex } from 'knex';
 import type pg from 'pg';
-import { dedicatedConnectionConfig } from '../projections/connection.js';
-import { allProjectors } from '../projections/index.js';
-import { startProjections, type ProjectionEngine } from '../projections/runner.js';
-import { createEventStoreLedger } from './ledger/eventstoredb.js';
-import type { Ledger } from './ledger/port.js';
-import { createPostgresLedger } from './ledger/postgres.js';
-import { createPool, knexOptions, migrationKnexOptions } from './postgres/connection-options.js';
-import { leadershipOn } from './postgres/leadership.js';
+import { dedicatedConnectionConfig } from '../../projections/connection.js';
+import { allProjectors } from '../../projections/index.js';
+import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
+import { openLedger } from '../ledger/open-ledger.js';
+import { createPool, knexOptions, migrationKnexOptions } from '../postgres/connection-options.js';
+import { leadershipOn } from '../postgres/leadership.js';
 import {
   errorRecord,
   type FromProjectionThread,
   type ProjectionThreadData,
   type ToProjectionThread,
-} from './projection-thread-messages.js';
+} from './messages.js';
 
 /** The ledger's page reads (shared by the subscriptions) and its LISTEN session. */
 const LEDGER_POOL_MAX = 8;
@@ -41,14 +39,12 @@ async function start(): Promise<ProjectionEngine> {
   const pool: pg.Pool = createPool(data.databaseUrl, data.deadlines, LEDGER_POOL_MAX);
   pool.on('error', (err) => reportError(err));
   opened.push(() => pool.end());
-  const ledger: Ledger =
-    data.ledger.kind === 'postgres'
-      ? // The thread only reads the ledger, whose tables its starter has created.
-        await createPostgresLedger({ pool, migrated: true, onError: (err) => reportError(err) })
-      : createEventStoreLedger({
-          connectionString: data.ledger.url,
-          onError: (err) => reportError(err),
-        });
+  // The thread only reads the ledger, whose tables its starter has created.
+  const ledger = await openLedger(data.ledger, {
+    pool,
+    migrated: true,
+    onError: (err) => reportError(err),
+  });
   opened.push(() => ledger.close());
   // What knex warns of (a connection that failed or dropped) also fails the query, which the
   // engine reports; its errors are reported as the engine's. Without a logger of its own knex

@@ -2,8 +2,8 @@
  * What the service thread and its projection thread tell each other (src/projection-thread.ts,
  * src/projection-thread-worker.ts). Only structured-clonable values cross.
  */
-import type { Config } from './config.js';
-import type { PostgresDeadlines } from './postgres/connection-options.js';
+import type { Config } from '../config.js';
+import type { PostgresDeadlines } from '../postgres/connection-options.js';
 
 /** The thread's start parameters (its workerData): it reads no environment of its own. */
 export interface ProjectionThreadData {

@@ -1,7 +1,9 @@
 /**
  * Telling "PostgreSQL is not there" (down, restarting, shutting down, unreachable) from a query
  * that failed on its own: the first passes once the server is back, so the API answers it with
- * a 503 the client retries, not with the 500 of a bug.
+ * a 503 the client retries, not with the 500 of a bug. The commands and queries the HTTP layer
+ * is given throw it as one typed refusal (`translateDatabaseErrors`): the HTTP edge never reads
+ * a driver's error.
  *
  * pg and knex hand the driver's error through as it is: a socket error (`ECONNREFUSED`, ...,
  * or `ENOENT` from connecting to a Unix socket that is gone), a server error with its SQLSTATE
@@ -10,6 +12,8 @@
  * Only the error itself is looked at, never its `cause`: a chain RPC that failed the same way is
  * not the database.
  */
+import { Rejection } from '../commands/rejection.js';
+
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -64,4 +68,42 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (code === QUERY_CANCELED) return true;
   }
   return MESSAGES.some((pattern) => pattern.test(error.message));
+}
+
+/** What a caller meets when the database is not there: a refusal to retry later. */
+function unavailable(cause: unknown): Rejection {
+  return new Rejection(
+    'DatabaseUnavailable',
+    'the database is unavailable; retry later',
+    undefined,
+    { cause },
+  );
+}
+
+const translated = (error: unknown) => (isDatabaseUnavailable(error) ? unavailable(error) : error);
+
+/**
+ * `port` with each of its functions' failures that mean "the database is not there" turned into
+ * the `DatabaseUnavailable` refusal, thrown or rejected as the function failed.
+ */
+export function translateDatabaseErrors<T extends object>(port: T): T {
+  return Object.fromEntries(
+    Object.entries(port).map(([name, member]) => {
+      if (typeof member !== 'function') return [name, member];
+      const call = (...args: unknown[]): unknown => {
+        let result: unknown;
+        try {
+          result = (member as (...a: unknown[]) => unknown).apply(port, args);
+        } catch (error) {
+          throw translated(error);
+        }
+        return result instanceof Promise
+          ? result.catch((error: unknown) => {
+              throw translated(error);
+            })
+          : result;
+      };
+      return [name, call];
+    }),
+  ) as T;
 }

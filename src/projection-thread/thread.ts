@@ -9,16 +9,16 @@
  * the board keeps its positions meanwhile and waits time out as usual.
  */
 import type { Worker } from 'node:worker_threads';
-import { CheckpointBoard } from '../projections/board.js';
-import { allProjectors } from '../projections/index.js';
-import type { ProjectionEngine } from '../projections/runner.js';
+import { CheckpointBoard } from '../../projections/board.js';
+import { allProjectors } from '../../projections/index.js';
+import type { ProjectionEngine } from '../../projections/runner.js';
 import {
   fromRecord,
   type FromProjectionThread,
   type ProjectionThreadData,
   type ToProjectionThread,
-} from './projection-thread-messages.js';
-import { startTypeScriptWorker } from './typescript-worker.js';
+} from './messages.js';
+import { startTypeScriptWorker } from '../typescript-worker.js';
 
 /**
  * The thread reads the ledger and does not create its tables: its starter has (the service's
@@ -47,7 +47,7 @@ interface Thread {
   exited: Promise<void>;
 }
 
-const WORKER_URL = new URL('./projection-thread-worker.ts', import.meta.url).href;
+const WORKER_URL = new URL('./worker.ts', import.meta.url).href;
 /** How long a stopping thread may take to finish its batches before it is terminated. */
 const STOP_DEADLINE_MS = 15_000;
 const restartDelay = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt);
