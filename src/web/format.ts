@@ -25,6 +25,13 @@ export function toAtoms(text: string, decimals: number): bigint | null {
   return BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction || '0');
 }
 
+/** Non-negative `atoms` as exact decimal text in whole tokens, as `toAtoms` reads it back. */
+export function exactUnits(atoms: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (atoms % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${atoms / scale}${fraction ? `.${fraction}` : ''}`;
+}
+
 export const short = (hex: string): string =>
   hex.length > 14 ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : hex;
 

@@ -2,10 +2,12 @@
  * The network's live stream (`GET /{network}/api/v1/stream`): notes of the ledger as it moves.
  * A lost connection is retried with exponential backoff (1 s doubling to 30 s, with jitter),
  * and its state is published so the page can say so. Each new connection, the first included,
- * is announced as a `connected` note: what was missed meanwhile is read afresh.
+ * is announced as a `connected` note: what was missed meanwhile is read afresh. The stream's
+ * first message says whether the network takes orders on this server; it is kept, and told as a
+ * `network` note.
  */
 import { createContext } from 'preact';
-import { useContext, useEffect, useRef } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { book } from './api.js';
 
 export interface LiveNote {
@@ -14,6 +16,8 @@ export interface LiveNote {
   network?: string;
   auctionId?: number;
   uid?: string;
+  /** A `network` note: whether orders can be placed on the network here. */
+  writable?: boolean;
 }
 
 export type LiveState =
@@ -23,6 +27,8 @@ export type LiveState =
 
 export interface LiveConnection {
   listen(listener: (note: LiveNote) => void): () => void;
+  /** Whether the network takes orders here; null until the stream has said. */
+  writable(): boolean | null;
   close(): void;
 }
 
@@ -35,6 +41,7 @@ export function connectLive(network: string, onState: (state: LiveState) => void
   let retry: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;
   let closed = false;
+  let writable: boolean | null = null;
   const tell = (note: LiveNote) => {
     for (const listener of listeners) listener(note);
   };
@@ -50,6 +57,10 @@ export function connectLive(network: string, onState: (state: LiveState) => void
     };
     stream.onmessage = (message: MessageEvent<string>) =>
       tell(JSON.parse(message.data) as LiveNote);
+    stream.addEventListener('network', (message: MessageEvent<string>) => {
+      writable = (JSON.parse(message.data) as { writable: boolean }).writable;
+      tell({ type: 'network', writable });
+    });
     stream.onerror = () => {
       // The browser's own retry has no backoff: this one takes over.
       stream.close();
@@ -67,6 +78,7 @@ export function connectLive(network: string, onState: (state: LiveState) => void
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    writable: () => writable,
     close() {
       closed = true;
       if (retry) clearTimeout(retry);
@@ -84,4 +96,17 @@ export function useLiveNotes(onNote: (note: LiveNote) => void): void {
   const latest = useRef(onNote);
   latest.current = onNote;
   useEffect(() => live?.listen((note) => latest.current(note)), [live]);
+}
+
+/** Whether the page's network takes orders on this server; null until the stream has said. */
+export function useWritable(): boolean | null {
+  const live = useContext(LiveContext);
+  const [writable, setWritable] = useState<boolean | null>(null);
+  useEffect(() => {
+    setWritable(live?.writable() ?? null);
+    return live?.listen((note) => {
+      if (note.type === 'network') setWritable(note.writable ?? null);
+    });
+  }, [live]);
+  return writable;
 }

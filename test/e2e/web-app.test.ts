@@ -7,7 +7,12 @@
  * - the Auctions page, open all along, shows the competition that matched them as it happens;
  * - the Order page shows the fill and the order's history;
  * - the Account page adds a webhook, signed by the demo account, and a local receiver gets the
- *   notice of the account's next fill;
+ *   notice of the account's next fill; then removes it, signed again;
+ * - the search box takes a UID, an account, a token and a settlement's transaction hash to their
+ *   pages;
+ * - a limit order placed on the Trade page is cancelled there with a signed cancellation, and its
+ *   Order page's history ends with it;
+ * - every page on a network the server does not run live: read-only, said so, no script error;
  * - readable errors, the lost live connection said and retried, labels, keyboard access and
  *   WCAG AA (axe-core), a phone's width.
  *
@@ -125,7 +130,7 @@ describe('e2e: the web app in Chromium', function () {
   async function tradeThroughThePage(
     page: Page,
     amount: string,
-    screenshot?: string,
+    { screenshot, least }: { screenshot?: string; least?: string } = {},
   ): Promise<string> {
     await page
       .getByLabel('Sign with')
@@ -135,6 +140,7 @@ describe('e2e: the web app in Chromium', function () {
     await page.getByLabel('Amount').fill(amount);
     await page.getByRole('button', { name: 'Get quote' }).click();
     await page.locator('[data-quote-id]').waitFor();
+    if (least !== undefined) await page.getByLabel('Buy at least').fill(least);
     if (screenshot) await page.screenshot({ path: `${SCREENSHOTS}/${screenshot}`, fullPage: true });
     const link = page.getByRole('region', { name: 'Your order' }).getByRole('link').first();
     const earlier = (await link.count()) > 0 ? await link.getAttribute('href') : null;
@@ -176,7 +182,7 @@ describe('e2e: the web app in Chromium', function () {
 
     const opposite = await placeOppositeOrder();
     const trade = await open('#/devnet/trade');
-    const uid = await tradeThroughThePage(trade, '1', 'trade-quote.png');
+    const uid = await tradeThroughThePage(trade, '1', { screenshot: 'trade-quote.png' });
     await trade.locator('[data-status="fulfilled"]').waitFor({ timeout: 30_000 });
     await trade.screenshot({ path: `${SCREENSHOTS}/trade-filled.png`, fullPage: true });
 
@@ -207,6 +213,26 @@ describe('e2e: the web app in Chromium', function () {
     await order.locator('figure svg[aria-label^="Limit price"]').waitFor();
     await order.screenshot({ path: `${SCREENSHOTS}/order.png`, fullPage: true });
 
+    // The search box: the order, the account, a token and the settlement by its transaction.
+    const [settled] = (
+      await http<{ txHash: string }[]>('GET', `${service.devnet}/api/v1/trades?orderUid=${uid}`)
+    ).body;
+    const weth = chain.deployment.weth.address.toLowerCase();
+    for (const [query, landing] of [
+      [uid, `#/devnet/order/${uid}`],
+      [demo.address, `#/devnet/account/${demo.address.toLowerCase()}`],
+      [weth, `#/devnet/token/${weth}`],
+      [settled!.txHash, `#/devnet/auction/${auctionId}`],
+    ] as const) {
+      await order.getByLabel('Search').fill(query);
+      await order.getByLabel('Search').press('Enter');
+      await waitFor(async () => (await order.evaluate<string>('location.hash')) === landing, {
+        timeoutMs: 5_000,
+        description: `the search for ${query} to land on ${landing}`,
+      });
+    }
+    await order.getByRole('heading', { level: 1 }).getByText(auctionId).waitFor();
+
     // The benchmark's live figure: the auction recorded, then shown on the open page.
     const history = await http<{ type: string; recordedAt: string; data: { id?: number } }[]>(
       'GET',
@@ -236,15 +262,15 @@ describe('e2e: the web app in Chromium', function () {
           `${String(error)}; the page said: ${await account.locator('.problem').allInnerTexts()}`,
         );
       });
-    const verified = async () => {
-      const listed = await http<{ verification: { status: string } }[]>(
+    const listSubscriptions = () =>
+      http<{ verification: { status: string } }[]>(
         'GET',
         `${service.url}/accounts/${demo.address}/subscriptions`,
         undefined,
         { 'X-API-Key': API_KEY },
       );
-      return listed.body.some((s) => s.verification.status === 'verified');
-    };
+    const verified = async () =>
+      (await listSubscriptions()).body.some((s) => s.verification.status === 'verified');
     await waitFor(verified, {
       timeoutMs: 10_000,
       description: 'the webhook to answer its verification',
@@ -270,6 +296,11 @@ describe('e2e: the web app in Chromium', function () {
     });
     expect(noticeOf(second)!.type).to.be.oneOf(['order_filled', 'price_improvement']);
 
+    // Removed, signed in the page again: the account lists none.
+    await account.getByRole('button', { name: 'Sign and remove' }).click();
+    await account.getByText('No subscription.').waitFor();
+    expect((await listSubscriptions()).body).to.deep.equal([]);
+
     for (const page of [home, trade, order, account])
       expect(problemsOf(page), page.url()).to.deep.equal([]);
     for (const [page, name] of [
@@ -279,6 +310,55 @@ describe('e2e: the web app in Chromium', function () {
       [trade, 'trade'],
     ] as const) {
       await expectAccessible(page, name);
+    }
+  });
+
+  it('cancels an open limit order from the Trade page with a signed cancellation, which ends the order’s history', async () => {
+    const trade = await open('#/devnet/trade');
+    // Far above the pools' price: the order waits, open.
+    const uid = await tradeThroughThePage(trade, '0.1', { least: '1000000' });
+    const status = trade.getByRole('region', { name: 'Your order' }).locator('[data-status]');
+    await trade.locator('[data-status="open"]').waitFor({ timeout: 10_000 });
+    await trade.getByRole('button', { name: 'Sign and cancel' }).click();
+    await trade.locator('[data-status="cancelled"]').waitFor({ timeout: 10_000 });
+    expect(await status.innerText()).to.equal('cancelled');
+    await trade.screenshot({ path: `${SCREENSHOTS}/trade-cancelled.png`, fullPage: true });
+
+    const order = await open(`#/devnet/order/${uid}`);
+    await order.locator('li[data-event="OrderCancelled"]').waitFor();
+    const events = await order
+      .locator('ol.history li')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-event')));
+    expect(events[0]).to.equal('OrderPlaced');
+    expect(events.at(-1)).to.equal('OrderCancelled');
+    expect(events).not.to.include('TradeSettled');
+    for (const page of [trade, order]) expect(problemsOf(page), page.url()).to.deep.equal([]);
+  });
+
+  it('serves every page read-only on a network the server does not run live, and says so', async () => {
+    const someone = newWallet().address.toLowerCase();
+    const auctions = await open('#/sepolia/auctions');
+    await auctions.getByText('No auction has been cut on this network yet.').waitFor();
+
+    const trade = await open('#/sepolia/trade');
+    await trade
+      .getByRole('note')
+      .getByText(/Sepolia is not live on this server/)
+      .waitFor();
+    expect(await trade.getByRole('button', { name: 'Get quote' }).isDisabled()).to.equal(true);
+    await trade.screenshot({ path: `${SCREENSHOTS}/trade-read-only.png`, fullPage: true });
+
+    const account = await open(`#/sepolia/account/${someone}`);
+    await account.getByText(/^Total surplus:/).waitFor();
+
+    const token = await open(`#/sepolia/token/0x${'11'.repeat(20)}`);
+    await token.getByRole('alert').first().waitFor();
+
+    const order = await open(`#/sepolia/order/0x${'ab'.repeat(56)}`);
+    await order.getByRole('alert').getByText('NotFound').waitFor();
+
+    for (const page of [auctions, trade, account, token, order]) {
+      expect(problemsOf(page), page.url()).to.deep.equal([]);
     }
   });
 

@@ -69,7 +69,7 @@ export const webAppPaths: JsonObject = {
       tags: ['web app'],
       summary: "The network's ledger as it moves, as server-sent events.",
       description:
-        'Each message is a `LedgerNote` as JSON (`x-message-schema`), its `id` the event’s position, sent once the orders, auctions and trades read models show the event: read what changed through the other endpoints. Heartbeat comments every 15 s. A client more than 256 KiB behind is cut off (it reconnects); at most 1,000 streams are open at once.',
+        'The first message, a `network` event, is `{"network": name, "writable": boolean}`: whether orders can be placed here or the network is served read-only. Each later message is a `LedgerNote` as JSON (`x-message-schema`), its `id` the event’s position, sent once the orders, auctions and trades read models show the event: read what changed through the other endpoints. Heartbeat comments every 15 s. A client more than 256 KiB behind is cut off (it reconnects); at most 1,000 streams are open at once.',
       responses: {
         '200': {
           description: 'The stream (`text/event-stream`), open until the client or server leaves.',

@@ -2,8 +2,9 @@
  * `GET /{network}/api/v1/stream`: the network's ledger as it moves, as server-sent events, for
  * the web app's live pages. Each message is a note of the shared ledger feed
  * (src/queries/ledger-feed.ts) as JSON: the event's type, the auction or order it concerns, its
- * position; the client reads what changed through the other endpoints. Every client hears the
- * one subscription of the server; each may fall `MAX_BUFFERED_BYTES` behind before it is cut
+ * position; the client reads what changed through the other endpoints. The first message, a
+ * `network` event, says whether the network is live here (writable) or served read-only. Every
+ * client hears the one subscription of the server; each may fall `MAX_BUFFERED_BYTES` behind before it is cut
  * off, and at most `MAX_STREAMS` are open at once (then 503 `TooManyStreams`).
  */
 import Router from '@koa/router';
@@ -42,7 +43,10 @@ export function liveRouter(deps: HttpDeps): Router<NetworkState> {
     });
     const stream = createEventStream(res, { maxBufferedBytes: MAX_BUFFERED_BYTES });
     res.write(`retry: ${RECONNECT_MS}\n\n`);
-    const unlisten = deps.ledgerFeed.listen(ctx.state.network.name, {
+    const { name } = ctx.state.network;
+    const about = { network: name, writable: deps.liveNetworks.has(name) };
+    res.write(`event: network\ndata: ${JSON.stringify(about)}\n\n`);
+    const unlisten = deps.ledgerFeed.listen(name, {
       hear: (note) => stream.send(JSON.stringify(note), note.position),
       end: () => res.end(),
     });

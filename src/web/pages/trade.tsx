@@ -1,7 +1,9 @@
 /**
  * Trade: choose the tokens and an amount, get a quote, sign the order with the chosen wallet
  * and submit it, then follow it to its fill; an open order can be cancelled with a signed
- * cancellation. The official SDK does the signing and the API calls (../sdk.ts).
+ * cancellation. The least to buy starts at the quote less the slippage; asking more makes a
+ * limit order that waits for its price. The official SDK does the signing and the API calls
+ * (../sdk.ts). On a network this server does not run live the page says so and places nothing.
  */
 import {
   BuyTokenDestination,
@@ -16,9 +18,9 @@ import { useState } from 'preact/hooks';
 import { keccak256, toBytes } from 'viem';
 import { api, book, type Order } from '../api.js';
 import { OrderLink, Problem, Section, TokenAmount } from '../components.js';
-import { toAtoms } from '../format.js';
-import { useLiveNotes } from '../live.js';
-import { networkTokens, type KnownToken } from '../networks.js';
+import { decimalsOf, exactUnits, toAtoms } from '../format.js';
+import { useLiveNotes, useWritable } from '../live.js';
+import { networkChoice, networkTokens, type KnownToken } from '../networks.js';
 import { asProblem, cowFor, OrderSigningUtils, type Cow } from '../sdk.js';
 import { useApi } from '../use-api.js';
 import { useAttempt } from '../use-attempt.js';
@@ -111,6 +113,8 @@ export default function TradePage({ network }: { network: string }) {
   const [buyToken, setBuyToken] = useState(tokens[1]?.address ?? '');
   const [amountText, setAmountText] = useState('1');
   const [quoted, setQuoted] = useState<Quoted | null>(null);
+  const [leastText, setLeastText] = useState('');
+  const writable = useWritable();
   const [placed, setPlaced] = useState<{ uid: string; cow: Cow } | null>(null);
   const attempt = useAttempt(asProblem);
   const decimals = tokens.find((t) => t.address === sellToken)?.decimals ?? 0;
@@ -134,6 +138,8 @@ export default function TradePage({ network }: { network: string }) {
         appDataHash: APP_DATA_HASH,
       });
       setQuoted({ response, wallet: connected, cow });
+      const least = (BigInt(response.quote.buyAmount) * (10_000n - SLIPPAGE_BPS)) / 10_000n;
+      setLeastText(exactUnits(least, decimalsOf(network, buyToken)));
     });
 
   const submit = () =>
@@ -141,13 +147,16 @@ export default function TradePage({ network }: { network: string }) {
       if (!quoted) return;
       const { response, wallet: connected, cow } = quoted;
       const q = response.quote;
+      const least = toAtoms(leastText, decimalsOf(network, q.buyToken));
+      if (least === null || least === 0n)
+        throw asProblem(new Error('the least to buy must be a positive number'));
       const order: UnsignedOrder = {
         sellToken: q.sellToken,
         buyToken: q.buyToken,
         receiver: connected.address,
         // Orders carry no signed fee: the quote's fee is part of what is sold.
         sellAmount: (BigInt(q.sellAmount) + BigInt(q.feeAmount)).toString(),
-        buyAmount: ((BigInt(q.buyAmount) * (10_000n - SLIPPAGE_BPS)) / 10_000n).toString(),
+        buyAmount: least.toString(),
         validTo: q.validTo,
         appData: APP_DATA_HASH,
         feeAmount: '0',
@@ -179,6 +188,12 @@ export default function TradePage({ network }: { network: string }) {
   return (
     <>
       <h1>Trade</h1>
+      {writable === false ? (
+        <p class="notice" role="note">
+          {networkChoice(network)?.label ?? network} is not live on this server: its pages are
+          read-only, and no order can be placed here.
+        </p>
+      ) : null}
       <form
         class="stack"
         onSubmit={(event) => {
@@ -202,7 +217,7 @@ export default function TradePage({ network }: { network: string }) {
         </div>
         {tokens.length === 0 ? <p>This app knows no tokens of {network}.</p> : null}
         <div class="row">
-          <button type="submit" disabled={attempt.busy}>
+          <button type="submit" disabled={attempt.busy || writable === false}>
             Get quote
           </button>
         </div>
@@ -229,9 +244,20 @@ export default function TradePage({ network }: { network: string }) {
               token={quoted.response.quote.buyToken}
               atoms={quoted.response.quote.buyAmount}
             />
-            ; the order asks for {Number(SLIPPAGE_BPS) / 100}% less. Valid until{' '}
-            {new Date(quoted.response.expiration).toLocaleTimeString()}.
+            . Valid until {new Date(quoted.response.expiration).toLocaleTimeString()}.
           </p>
+          <label>
+            Buy at least{' '}
+            <input
+              inputMode="decimal"
+              required
+              value={leastText}
+              onInput={(e) => setLeastText((e.target as HTMLInputElement).value)}
+            />{' '}
+            <span class="muted">
+              ({Number(SLIPPAGE_BPS) / 100}% below the quote; more waits for its price)
+            </span>
+          </label>
           <button type="button" onClick={() => void submit()} disabled={attempt.busy}>
             Sign and submit
           </button>

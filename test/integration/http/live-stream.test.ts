@@ -15,6 +15,8 @@ import { fundedCowPair } from '../../support/settle.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 
 interface StreamClient {
+  /** The first message: whether the network takes orders here. */
+  about: { network: string; writable: boolean } | null;
   notes: FeedNote[];
   /** The reads made on hearing each note, by the note's index. */
   readsOnHearing: Map<number, number>;
@@ -32,6 +34,7 @@ async function openStream(
   expect(response.status).to.equal(200);
   expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
   const client: StreamClient = {
+    about: null,
     notes: [],
     readsOnHearing: new Map(),
     ended: Promise.resolve(),
@@ -53,6 +56,12 @@ async function openStream(
             .map((line) => line.slice(6))
             .join('\n');
           if (data === '') continue;
+          if (message.split('\n').includes('event: network')) {
+            expect(client.about, 'one network event, first').to.equal(null);
+            expect(client.notes).to.deep.equal([]);
+            client.about = JSON.parse(data) as StreamClient['about'];
+            continue;
+          }
           const note = JSON.parse(data) as FeedNote;
           expectMatchesSchema('LedgerNote', note);
           const index = client.notes.push(note) - 1;
@@ -116,6 +125,7 @@ describe('HTTP: the live stream of the ledger', function () {
       );
       // Another network's stream heard none of it.
       expect(mainnet.notes).to.deep.equal([]);
+      expect(clients[0]!.about).to.deep.equal({ network: 'devnet', writable: true });
     } finally {
       for (const client of [...clients, mainnet]) client.close();
     }
@@ -125,6 +135,19 @@ describe('HTTP: the live stream of the ledger', function () {
     const { status, body } = await documentedHttp('GET', `${service.url}/nowhere/api/v1/stream`);
     expect(status).to.equal(404);
     expect(body).to.have.property('errorType', 'NotFound');
+  });
+
+  it('says first whether the network takes orders here: a network without an RPC URL is read-only', async () => {
+    const sepolia = await openStream(`${service.url}/sepolia/api/v1/stream`);
+    try {
+      await waitFor(() => sepolia.about !== null, {
+        timeoutMs: 5_000,
+        description: 'the network event',
+      });
+      expect(sepolia.about).to.deep.equal({ network: 'sepolia', writable: false });
+    } finally {
+      sepolia.close();
+    }
   });
 
   it('serves every listener from one ledger subscription, and ends each when it stops', async () => {
