@@ -11,8 +11,32 @@ const noPostgres = {
   message: 'Only the composition root imports src/postgres: take what it needs as a parameter.',
 };
 
+/**
+ * src/web is the browser's: it speaks to the service over HTTP only and imports none of its
+ * rooms (DESIGN.md §2), nor Node's modules.
+ */
+const serverRooms = {
+  group: [
+    '**/domain/*',
+    '**/ledger/*',
+    '**/commands/*',
+    '**/queries/*',
+    '**/http/*',
+    '**/chain/*',
+    '**/auction/*',
+    '**/delivery/*',
+    '**/postgres/*',
+    '**/metrics/*',
+    '**/projections/*',
+    '**/schemas/*',
+    '../../*',
+    'node:*',
+  ],
+  message: 'src/web uses the API over HTTP only: it imports nothing of the server, nor Node.',
+};
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.test-data/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.test-data/**', 'dist/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -96,6 +120,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src/web/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverRooms] }] },
   },
   {
     // src/domain has its own block above (a second one would replace its patterns).

@@ -7,35 +7,20 @@
  */
 import { NETWORKS } from '../../domain/networks.js';
 import { NOTICE_TYPES } from '../../domain/notices.js';
+import {
+  answer,
+  apiError,
+  body,
+  messageError,
+  object,
+  parameter,
+  schema,
+  string,
+  timestamp,
+  type JsonObject,
+} from './builders.js';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const parameter = (name: string) => ({ $ref: `#/components/parameters/${name}` });
-const json = (schemaObject: JsonObject) => ({ 'application/json': { schema: schemaObject } });
-const answer = (description: string, schemaObject: JsonObject) => ({
-  description,
-  content: json(schemaObject),
-});
-const apiError = (description: string) => answer(description, schema('ApiError'));
-const messageError = (description: string) => answer(description, schema('MessageError'));
-const body = (name: string, description: string) => ({
-  description,
-  required: true,
-  content: json(schema(name)),
-});
-const string = (description: string, extra: JsonObject = {}) => ({
-  type: 'string',
-  description,
-  ...extra,
-});
-const object = (properties: Record<string, JsonObject>, optional: string[] = []) => ({
-  type: 'object',
-  required: Object.keys(properties).filter((key) => !optional.includes(key)),
-  properties,
-});
-const timestamp = (description: string) => string(description, { format: 'date-time' });
+export type { JsonObject } from './builders.js';
 
 /** The subscription routes answer these beside their own; 503 while notifications are off. */
 const subscriptionErrors = {
