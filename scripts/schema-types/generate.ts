@@ -109,8 +109,10 @@ async function generate(family: Family): Promise<string> {
     .replace(/(\/\*\*\n(?: \*.*\n)* \*\/\n)?export type (\w+) = (\w+);?\n/g, (whole, _doc, a, b) =>
       named.has(a) && a === b ? '' : whole,
     );
+  // One-line descriptions as one-line comments, as the code beside them writes them.
+  const compact = text.replace(/\/\*\*\n(\s*) \* ([^\n]*)\n\s* \*\//g, '/** $2 */');
   const options = await prettier.resolveConfig(family.path);
-  return prettier.format(text, { ...options, parser: 'typescript', filepath: family.path });
+  return prettier.format(compact, { ...options, parser: 'typescript', filepath: family.path });
 }
 
 const EVENT_FILE = /^([A-Za-z]+)\.v([0-9]+)$/;
@@ -130,12 +132,16 @@ const REQUEST_BODIES = [
 
 export const GENERATED: readonly GeneratedFile[] = [
   {
-    path: 'src/domain/events/payloads.generated.ts',
+    path: 'schemas/event-payloads.generated.ts',
     text: () =>
       generate({
-        path: 'src/domain/events/payloads.generated.ts',
+        path: 'schemas/event-payloads.generated.ts',
         banner: `/* Generated from schemas/events/ by \`npm run generate:schema-types\`: do not edit. */
-import type { Address, Hex, OrderUid } from './hex-types.js';`,
+
+/** Hex values as the ledger holds them: lowercase 0x-hex (the schemas' patterns say how long). */
+export type Hex = \`0x\${string}\`;
+export type Address = Hex;
+export type OrderUid = Hex;`,
         definitions: 'events/definitions.schema.json',
         named: { address: 'Address', hex: 'Hex', bytes32: 'Hex', orderUid: 'OrderUid' },
         documents: new Map(

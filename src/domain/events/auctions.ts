@@ -11,13 +11,17 @@ import type {
   OrderUid,
   SigningScheme,
 } from './order-data.js';
-import type { AuctionClosedV5, Filtered, SettlementFailedV1 } from './payloads.generated.js';
+import type {
+  AuctionClosedV5,
+  Filtered,
+  SettlementFailedV1,
+} from '../../../schemas/event-payloads.generated.js';
 
 export type {
   AuctionClosedV5,
   SettlementFailedV1,
   SettlementSubmittedV1,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 /** An order as an auction hands it to solvers (the reference's `AuctionOrder`). */
 export interface AuctionOrder extends OrderData {

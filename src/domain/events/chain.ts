@@ -11,7 +11,7 @@ import type {
   PreSignatureSetV1,
   SettlementObservedV1,
   TradeSettledV1,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 export type {
   ChainCoordinates,
@@ -20,7 +20,7 @@ export type {
   PreSignatureSetV1,
   SettlementObservedV1,
   TradeSettledV1,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 /**
  * Why an order placed on chain cannot trade, in the reference's words (`onchainOrderData.

@@ -2,16 +2,18 @@
  * What every order event is made of: hex values, the signed order's fields, its hooks and its
  * quote. The shapes are the schemas' (schemas/events/definitions.schema.json), generated.
  */
-import type { OrderData, OrderPlacedV1 } from './payloads.generated.js';
+import type { OrderData, OrderPlacedV1 } from '../../../schemas/event-payloads.generated.js';
 
-export type { Address, Hex, OrderUid } from './hex-types.js';
 export type {
+  Address,
+  Hex,
   Interaction,
   OrderClass,
   OrderData,
   OrderKind,
+  OrderUid,
   SigningScheme,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 export type SellTokenBalance = OrderData['sellTokenBalance'];
 export type BuyTokenBalance = OrderData['buyTokenBalance'];

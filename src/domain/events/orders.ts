@@ -2,14 +2,17 @@
  * The API's facts about orders: placements, signed cancellations, quotes and app data, as their
  * schemas (schemas/events/) declare them.
  */
-import type { OrderCancelledV1, QuoteCreatedV1 } from './payloads.generated.js';
+import type {
+  OrderCancelledV1,
+  QuoteCreatedV1,
+} from '../../../schemas/event-payloads.generated.js';
 
 export type {
   AppDataRegisteredV1,
   OrderCancelledV1,
   OrderPlacedV1,
   QuoteCreatedV1,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 export type CancellationSource = OrderCancelledV1['source'];
 

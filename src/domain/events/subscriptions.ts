@@ -2,14 +2,17 @@
  * Accounts' delivery subscriptions, and the deployment identity they are signed for, as their
  * schemas (schemas/events/) declare them.
  */
-import type { SubscriptionAddedV2, SubscriptionVerifiedV1 } from './payloads.generated.js';
+import type {
+  SubscriptionAddedV2,
+  SubscriptionVerifiedV1,
+} from '../../../schemas/event-payloads.generated.js';
 
 export type {
   DeploymentIdentifiedV1,
   SubscriptionAddedV2,
   SubscriptionRemovedV2,
   SubscriptionVerifiedV1,
-} from './payloads.generated.js';
+} from '../../../schemas/event-payloads.generated.js';
 
 /** Where an account's notices are delivered. */
 export type DeliveryChannel = SubscriptionAddedV2['channel'];
