@@ -15,13 +15,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { schemaFile } from '../../../schemas/validators.js';
+import { batchbookPaths } from './batchbook-api.js';
 import {
   batchbookParameters,
-  batchbookPaths,
   batchbookSchemas,
   batchbookSecuritySchemes,
-  type JsonObject,
-} from './batchbook-api.js';
+} from './batchbook-components.js';
+import type { JsonObject } from './builders.js';
 import { webAppParameters, webAppPaths, webAppSchemas } from './web-app-api.js';
 
 export const REFERENCE_API_FILE = new URL('./reference.json', import.meta.url);
