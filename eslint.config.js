@@ -11,6 +11,32 @@ const noPostgres = {
   message: 'Only the composition root imports src/postgres: take what it needs as a parameter.',
 };
 
+/** keccak-256 has one way in (src/bytes/keccak.ts), so its speed and its digests are pinned once. */
+const keccakThroughBytes = {
+  group: ['js-sha3'],
+  message: 'Hash with src/bytes/keccak.ts: it is the one place js-sha3 is used.',
+};
+
+/**
+ * src/bytes (hex, keccak) and src/net (which IP addresses are public) are leaves every room may
+ * use: they import no other room (src/bytes takes only the domain's `Hex` and `Address` types).
+ */
+const otherRooms = [
+  '../ledger/*',
+  '../commands/*',
+  '../queries/*',
+  '../http/*',
+  '../chain/*',
+  '../auction/*',
+  '../delivery/*',
+  '../subscriptions/*',
+  '../startup/*',
+  '../projection-thread/*',
+  '../metrics/*',
+  '../*.js',
+  '../../projections/*',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', '.test-data/**'] },
   js.configs.recommended,
@@ -47,15 +73,17 @@ export default tseslint.config(
                 '../chain/*',
                 '../auction/*',
                 '../delivery/*',
+                '../subscriptions/*',
                 '../../projections/*',
               ],
-              message: 'src/domain imports nothing outside domain.',
+              message: 'src/domain imports nothing outside domain but src/bytes.',
             },
             {
               group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
               message: 'src/domain is pure: no I/O libraries.',
             },
             noPostgres,
+            keccakThroughBytes,
           ],
         },
       ],
@@ -83,22 +111,25 @@ export default tseslint.config(
                 '../../http/*',
                 '../../chain/*',
                 '../../delivery/*',
+                '../../subscriptions/*',
                 '../../../projections/*',
               ],
-              message: 'src/domain imports nothing outside domain.',
+              message: 'src/domain imports nothing outside domain but src/bytes.',
             },
             {
               group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
               message: 'src/domain is pure: no I/O libraries.',
             },
             noPostgres,
+            keccakThroughBytes,
           ],
         },
       ],
     },
   },
   {
-    // src/domain has its own block above (a second one would replace its patterns).
+    // The rooms with blocks of their own (domain, bytes, net) are left out: a second block would
+    // replace their patterns.
     files: [
       'src/ledger/**',
       'src/commands/**',
@@ -109,6 +140,58 @@ export default tseslint.config(
       'src/delivery/**',
       'projections/**',
     ],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres, keccakThroughBytes] }] },
+  },
+  {
+    files: ['src/bytes/**'],
+    rules: {
+      // The TypeScript rule, for `allowTypeImports`: the domain's types, never its code.
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../domain/*'],
+              allowTypeImports: true,
+              message: 'src/bytes takes nothing from the domain but its types.',
+            },
+            {
+              group: [...otherRooms, '../net/*', '../postgres/*'],
+              message: 'src/bytes is a leaf: it imports no other room.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/net/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...otherRooms, '../domain/*', '../bytes/*', '../postgres/*'],
+              message: 'src/net is a leaf: it imports no other room.',
+            },
+            keccakThroughBytes,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Everything the rooms above leave out: the composition root, scripts and tests.
+    files: [
+      'src/*.ts',
+      'src/startup/**',
+      'src/projection-thread/**',
+      'src/metrics/**',
+      'scripts/**',
+      'test/**',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [keccakThroughBytes] }] },
   },
 );

@@ -14,7 +14,7 @@
  */
 import { deterministicEventId } from './event-ids.js';
 import type { Address, DestinationVerification, SubscriptionAddedV2 } from './events.js';
-import { bytesToHex } from './hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 import { sameSecret } from './same-secret.js';
 import type { ActiveSubscription, ChannelKind } from './subscription-auth.js';
 

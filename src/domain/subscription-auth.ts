@@ -19,7 +19,7 @@
  * appends record its digest, and a digest already in the account's stream is refused. A signed
  * listing writes nothing and may be repeated within its window.
  */
-import { keccak256 } from './keccak.js';
+import { keccak256 } from '../bytes/keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type {
   Address,
@@ -32,9 +32,9 @@ import type {
 } from './events.js';
 import { recoverOrderSigner } from './signatures.js';
 import { typedDataDigest } from './eip712.js';
-import { bytesToHex } from './hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 import { sameSecret } from './same-secret.js';
-import { nonPublicHost } from './ip-ranges.js';
+import { nonPublicHost } from '../net/ip-ranges.js';
 
 // ---------------------------------------------------------------------------------------------
 // Typed data

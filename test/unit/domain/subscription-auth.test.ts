@@ -8,7 +8,7 @@ import { createECDH } from 'node:crypto';
 import { expect } from 'chai';
 import { TypedDataEncoder, Wallet, type TypedDataField } from 'ethers';
 import type { Hex, SubscriptionAddedV2 } from '../../../src/domain/events.js';
-import { bytesToHex } from '../../../src/domain/hex.js';
+import { bytesToHex } from '../../../src/bytes/hex.js';
 import {
   ISSUED_AT_WINDOW_SECONDS,
   SUBSCRIPTION_STRUCTS,
