@@ -18,8 +18,9 @@ const keccakThroughBytes = {
 };
 
 /**
+ * The rooms but src/domain, src/bytes and src/net, as a file one folder below src/ names them:
  * src/bytes (hex, keccak) and src/net (which IP addresses are public) are leaves every room may
- * use: they import no other room (src/bytes takes only the domain's `Hex` and `Address` types).
+ * use, so they import none of these; src/subscriptions imports none but itself.
  */
 const otherRooms = [
   '../ledger/*',
@@ -74,6 +75,7 @@ export default tseslint.config(
                 '../auction/*',
                 '../delivery/*',
                 '../subscriptions/*',
+                '../net/*',
                 '../../projections/*',
               ],
               message: 'src/domain imports nothing outside domain but src/bytes.',
@@ -112,6 +114,7 @@ export default tseslint.config(
                 '../../chain/*',
                 '../../delivery/*',
                 '../../subscriptions/*',
+                '../../net/*',
                 '../../../projections/*',
               ],
               message: 'src/domain imports nothing outside domain but src/bytes.',
@@ -141,6 +144,30 @@ export default tseslint.config(
       'projections/**',
     ],
     rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres, keccakThroughBytes] }] },
+  },
+  {
+    // Notification subscriptions' rules (signing, authorisation, channels, the account's
+    // subscriptions, destination verification): pure, as the domain is, on the domain's events.
+    files: ['src/subscriptions/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: otherRooms.filter((room) => room !== '../subscriptions/*'),
+              message: 'src/subscriptions imports only the domain, src/bytes and src/net.',
+            },
+            {
+              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
+              message: 'src/subscriptions is pure: no I/O libraries.',
+            },
+            noPostgres,
+            keccakThroughBytes,
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/bytes/**'],

@@ -4,9 +4,9 @@
  * destination gets its verification request. A destination receives nothing but that request
  * until it has answered it (SubscriptionVerified).
  */
-import { verificationRequest } from '../../src/domain/destination-verification.js';
+import { verificationRequest } from '../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel, DestinationVerification } from '../../src/domain/events.js';
-import { verifiedOnAdding } from '../../src/domain/subscription-auth.js';
+import { verifiedOnAdding } from '../../src/subscriptions/account.js';
 import type { Derived } from './derive-notices.js';
 import type { LoadedSubscription, OutboxRow, SubscriptionRow } from './rows.js';
 

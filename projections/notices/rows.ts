@@ -2,7 +2,7 @@
  * The rows the notices projector reads and writes (./statements.ts), as the pure steps of a batch
  * take and give them: amounts as decimal strings, times as ISO text.
  */
-import type { VerificationRequest } from '../../src/domain/destination-verification.js';
+import type { VerificationRequest } from '../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel, DestinationVerification } from '../../src/domain/events.js';
 import type { Notice, NoticeMetadata, NoticeType } from '../../src/domain/notices.js';
 

@@ -39,7 +39,7 @@ import type { NotificationsConfig } from '../config.js';
 import { backoffDelayMs } from './backoff.js';
 import { forgetSpentBudgets, spendBudgets } from './budgets.js';
 import { DeliveryError, describeError, type Channel, type ChannelKind } from './channel.js';
-import type { ChallengeRequest } from '../domain/destination-verification.js';
+import type { ChallengeRequest } from '../subscriptions/destination-verification.js';
 import { createEmailChannel } from './channels/email.js';
 import { createTelegramChannel } from './channels/telegram.js';
 import { createWebhookChannel } from './channels/webhook.js';

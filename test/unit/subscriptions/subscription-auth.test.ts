@@ -10,22 +10,25 @@ import { TypedDataEncoder, Wallet, type TypedDataField } from 'ethers';
 import type { Hex, SubscriptionAddedV2 } from '../../../src/domain/events.js';
 import { bytesToHex } from '../../../src/bytes/hex.js';
 import {
-  ISSUED_AT_WINDOW_SECONDS,
-  SUBSCRIPTION_STRUCTS,
-  authoriseSubscriptionAction,
   decideSubscribe,
   findSubscription,
   foldSubscriptions,
-  parseChannel,
   signatureUsed,
+  type ActiveSubscription,
+} from '../../../src/subscriptions/account.js';
+import {
+  ISSUED_AT_WINDOW_SECONDS,
+  authoriseSubscriptionAction,
+  type SubscriptionCredentials,
+} from '../../../src/subscriptions/authorisation.js';
+import { parseChannel, type ChannelRequest } from '../../../src/subscriptions/channels.js';
+import {
+  SUBSCRIPTION_STRUCTS,
   subscriptionActionDigest,
   subscriptionsDomain,
   subscriptionsDomainSeparator,
-  type ActiveSubscription,
-  type ChannelRequest,
   type SubscriptionAction,
-  type SubscriptionCredentials,
-} from '../../../src/domain/subscription-auth.js';
+} from '../../../src/subscriptions/typed-data.js';
 import { sameSecret } from '../../../src/domain/same-secret.js';
 
 const TYPES: Record<string, Record<string, TypedDataField[]>> = {
