@@ -12,7 +12,7 @@
  * window. Pure: the clock and the configured API key are parameters.
  */
 import { bytesToHex } from '../bytes/hex.js';
-import { sameSecret } from '../domain/same-secret.js';
+import { sameSecret } from '../bytes/same-secret.js';
 import type { Hex, SubscriptionAuthority } from '../domain/events.js';
 import { recoverOrderSigner } from '../domain/signatures.js';
 import { subscriptionActionDigest, type SubscriptionAction } from './typed-data.js';

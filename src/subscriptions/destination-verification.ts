@@ -15,7 +15,7 @@
 import { deterministicEventId } from '../domain/event-ids.js';
 import type { Address, DestinationVerification, SubscriptionAddedV2 } from '../domain/events.js';
 import { bytesToHex } from '../bytes/hex.js';
-import { sameSecret } from '../domain/same-secret.js';
+import { sameSecret } from '../bytes/same-secret.js';
 import type { ActiveSubscription } from './account.js';
 import type { ChannelKind } from './typed-data.js';
 
