@@ -23,7 +23,7 @@ import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { inTransaction } from '../../src/postgres/transaction.js';
 import { createFastOrderSigner, type SignedOrder } from '../../test/support/signing.js';
-import { startScratchPostgres } from './scratch.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const trades = Number(process.argv[2] ?? 10_000);
 const TRADES_PER_SETTLEMENT = 100;
