@@ -52,7 +52,7 @@ import { startSolverServer } from '../../test/support/solver-server.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
 import { createPriceEstimator } from '../../src/chain/prices.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
-import { devnetSolver } from '../../src/chain/devnet/deploy.js';
+import { devnetSolver } from '../../src/chain/devnet/accounts.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/eip712.js';
 import { deterministicEventId } from '../../src/domain/event-ids.js';

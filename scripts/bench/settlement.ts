@@ -41,7 +41,7 @@
  */
 import { parseArgs } from 'node:util';
 import { SigningKey, Wallet, hexlify, randomBytes, type JsonRpcProvider } from 'ethers';
-import { devnetProvider } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider } from '../../src/chain/devnet/node-client.js';
 import type {
   Address,
   AuctionClosedV5,
