@@ -34,8 +34,27 @@ const otherRooms = [
   '../startup/*',
   '../projection-thread/*',
   '../metrics/*',
-  '../*.js',
   '../../projections/*',
+];
+
+/** src/'s own files (config.ts, logger.ts, …), from a room's top folder: the composition's. */
+const srcFiles = '../*.js';
+
+/** The I/O libraries a pure room (src/domain, src/subscriptions) may not import. */
+const pure = (room) => ({
+  group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
+  message: `${room} is pure: no I/O libraries.`,
+});
+
+/** What src/domain may not import, as a file `depth` folders below src/ names it. */
+const domainOutside = (depth) => [
+  {
+    group: [...otherRooms, '../net/*'].map((pattern) => '../'.repeat(depth - 1) + pattern),
+    message: 'src/domain imports nothing outside domain but src/bytes.',
+  },
+  pure('src/domain'),
+  noPostgres,
+  keccakThroughBytes,
 ];
 
 export default tseslint.config(
@@ -61,40 +80,13 @@ export default tseslint.config(
   {
     files: ['src/domain/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../ledger/*',
-                '../commands/*',
-                '../queries/*',
-                '../http/*',
-                '../chain/*',
-                '../auction/*',
-                '../delivery/*',
-                '../subscriptions/*',
-                '../net/*',
-                '../../projections/*',
-              ],
-              message: 'src/domain imports nothing outside domain but src/bytes.',
-            },
-            {
-              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
-              message: 'src/domain is pure: no I/O libraries.',
-            },
-            noPostgres,
-            keccakThroughBytes,
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: domainOutside(1) }],
     },
   },
   {
     // The referee judges every solver alike: it may not lean on any solver's own code
     // (cowprotocol/services keeps its winner selection apart from its solvers the same way).
-    // The patterns repeat the domain block's, which this block replaces for these files.
+    // This block replaces the domain block for these files, so it takes its patterns too.
     files: ['src/domain/referee/**'],
     rules: {
       'no-restricted-imports': [
@@ -105,33 +97,14 @@ export default tseslint.config(
               group: ['../solver/*', '**/builtin-solver*', '**/auction/*', '../../auction/*'],
               message: 'The referee imports no solver code.',
             },
-            {
-              group: [
-                '../../ledger/*',
-                '../../commands/*',
-                '../../queries/*',
-                '../../http/*',
-                '../../chain/*',
-                '../../delivery/*',
-                '../../subscriptions/*',
-                '../../net/*',
-                '../../../projections/*',
-              ],
-              message: 'src/domain imports nothing outside domain but src/bytes.',
-            },
-            {
-              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
-              message: 'src/domain is pure: no I/O libraries.',
-            },
-            noPostgres,
-            keccakThroughBytes,
+            ...domainOutside(2),
           ],
         },
       ],
     },
   },
   {
-    // The rooms with blocks of their own (domain, bytes, net) are left out: a second block would
+    // The rooms with blocks of their own (domain, subscriptions, bytes, net) are left out: a second block would
     // replace their patterns.
     files: [
       'src/ledger/**',
@@ -155,13 +128,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: otherRooms.filter((room) => room !== '../subscriptions/*'),
+              group: [...otherRooms.filter((room) => room !== '../subscriptions/*'), srcFiles],
               message: 'src/subscriptions imports only the domain, src/bytes and src/net.',
             },
-            {
-              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
-              message: 'src/subscriptions is pure: no I/O libraries.',
-            },
+            pure('src/subscriptions'),
             noPostgres,
             keccakThroughBytes,
           ],
@@ -184,7 +154,7 @@ export default tseslint.config(
               message: 'src/bytes takes nothing from the domain but its types.',
             },
             {
-              group: [...otherRooms, '../net/*', '../postgres/*'],
+              group: [...otherRooms, srcFiles, '../net/*', '../postgres/*'],
               message: 'src/bytes is a leaf: it imports no other room.',
             },
           ],
@@ -200,7 +170,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: [...otherRooms, '../domain/*', '../bytes/*', '../postgres/*'],
+              group: [...otherRooms, srcFiles, '../domain/*', '../bytes/*', '../postgres/*'],
               message: 'src/net is a leaf: it imports no other room.',
             },
             keccakThroughBytes,
