@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
-import { parseAddress } from './domain/hex.js';
-import { nonPublicHost } from './domain/ip-ranges.js';
+import { parseAddress } from './bytes/hex.js';
+import { nonPublicHost } from './net/ip-ranges.js';
 import { notifications } from './config/notifications.js';
 import type { Config, ExternalSolverEntry } from './config/shape.js';
 import { addresses, boolean, ConfigError, integer, url, type Env } from './config/values.js';

@@ -4,11 +4,11 @@
  * destination gets its verification request. A destination receives nothing but that request
  * until it has answered it (SubscriptionVerified).
  */
-import { verificationRequest } from '../../src/domain/destination-verification.js';
+import { verificationRequest } from '../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel, DestinationVerification } from '../../src/domain/events.js';
-import { verifiedOnAdding } from '../../src/domain/subscription-auth.js';
+import { verifiedOnAdding } from '../../src/subscriptions/account.js';
 import type { Derived } from './derive-notices.js';
-import type { OutboxRow } from '../../src/domain/notices.js';
+import type { OutboxRow } from '../../src/subscriptions/outbox-row.js';
 import type { LoadedSubscription, SubscriptionRow } from './rows.js';
 
 /** The subscriptions to read: of the accounts with new notices, and those the events name. */

@@ -13,7 +13,7 @@ import {
   NOTICES_TABLE,
   SUBSCRIPTIONS_TABLE,
 } from './migrations.js';
-import type { OutboxRow } from '../../src/domain/notices.js';
+import type { OutboxRow } from '../../src/subscriptions/outbox-row.js';
 import { OUTBOX_TABLE } from './outbox.js';
 import type { NoticeOrderRow, NoticeRow, PresignatureRow, SubscriptionRow } from './rows.js';
 

@@ -33,7 +33,7 @@ import {
   SETTLEMENT_CONTRACT,
   TOKENS,
 } from '../../test/support/signing.js';
-import { percentile, runLoad, type LoadRequest } from './load.js';
+import { percentile, runLoad, type LoadRequest } from './support/load.js';
 import {
   clusterCpuSeconds,
   commandLine,
@@ -41,7 +41,7 @@ import {
   machine,
   processCpuSeconds,
   startScratchPostgres,
-} from './scratch.js';
+} from './support/harness.js';
 
 type Stages = 'signature' | 'ledger';
 

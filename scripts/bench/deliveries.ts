@@ -25,7 +25,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startDeliveryWorker } from '../../src/delivery/worker.js';
 import { migrateStores } from '../../src/postgres/migrations/apply.js';
-import { commandLine, machine, startScratchPostgres } from './scratch.js';
+import { commandLine, machine, startScratchPostgres } from './support/harness.js';
 
 const SECRET = 'bench-webhook-secret';
 

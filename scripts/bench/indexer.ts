@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { SigningKey } from 'ethers';
 import pg from 'pg';
 import { startAnvil } from '../../src/chain/devnet/anvil.js';
-import { deployDevnet, devnetProvider, sendFromNode } from '../../src/chain/devnet/deploy.js';
+import { deployDevnet } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider, sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { startChainIndexer } from '../../src/chain/indexer.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
 import { encodeSettle, type SettlementTrade } from '../../src/chain/settlement-call.js';
@@ -23,7 +24,7 @@ import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { inTransaction } from '../../src/postgres/transaction.js';
 import { createFastOrderSigner, type SignedOrder } from '../../test/support/signing.js';
-import { startScratchPostgres } from './scratch.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const trades = Number(process.argv[2] ?? 10_000);
 const TRADES_PER_SETTLEMENT = 100;

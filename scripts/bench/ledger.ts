@@ -13,7 +13,7 @@ import pg from 'pg';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import type { Ledger, NewEvent } from '../../src/ledger/port.js';
-import { startScratchPostgres } from './scratch.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const CONCURRENCIES = [1, 16, 32];
 const seconds = Number(process.argv[2] ?? 5);

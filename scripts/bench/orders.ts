@@ -37,11 +37,17 @@ import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/startup/start-service.js';
-import { percentile, runLoad, type LoadRequest } from './load.js';
+import { percentile, runLoad, type LoadRequest } from './support/load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
-import { fundOwners, type Trading } from './owners.js';
-import { phaseProfiler } from './phase-profiler.js';
-import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
+import { fundOwners, type Trading } from './support/owners.js';
+import { phaseProfiler } from './support/phase-profiler.js';
+import {
+  commandLine,
+  loadAverages,
+  machine,
+  startScratchPostgres,
+  table,
+} from './support/harness.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 
 interface Options {

@@ -28,9 +28,9 @@ import { startProjections } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
 import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
-import { clusterCpuSeconds, startScratchPostgres } from './scratch.js';
-import { phaseProfiler } from './phase-profiler.js';
-import { fill } from './synthetic-ledger.js';
+import { clusterCpuSeconds, startScratchPostgres } from './support/harness.js';
+import { phaseProfiler } from './support/phase-profiler.js';
+import { fill } from './support/synthetic-ledger.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 /** Only the replay of every read model: no notices-alone replay, no live catch-up. */

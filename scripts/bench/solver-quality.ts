@@ -20,10 +20,10 @@ import { MAX_SETTLEMENT_GAS, checkSolution } from '../../src/domain/solver/execu
 import { factorsOf } from '../../src/domain/solver/price-search.js';
 import { solve } from '../../src/domain/solver/solve.js';
 import type { Solution, SolverAuction } from '../../src/domain/solver/types.js';
-import { scoreBound } from './solver-quality/bound.js';
-import { instance } from './solver-quality/instances.js';
-import { bestUniformSettlement } from './solver-quality/reference.js';
-import { commandLine, loadAverage, loadAverages, machine, table } from './scratch.js';
+import { scoreBound } from './support/solver-quality/bound.js';
+import { instance } from './support/solver-quality/instances.js';
+import { bestUniformSettlement } from './support/solver-quality/reference.js';
+import { commandLine, loadAverage, loadAverages, machine, table } from './support/harness.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -3,7 +3,7 @@
  * that names it. The environment is given: only src/config.ts reads process.env.
  */
 import type { Address } from '../domain/events.js';
-import { parseAddress } from '../domain/hex.js';
+import { parseAddress } from '../bytes/hex.js';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {

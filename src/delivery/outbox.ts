@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { DeliveryChannel } from '../domain/events.js';
-import type { OutboxRow } from '../domain/notices.js';
+import type { OutboxRow } from '../subscriptions/outbox-row.js';
 import type { OutboxMessage } from './channel.js';
 
 export const OUTBOX = 'delivery.outbox';

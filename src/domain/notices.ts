@@ -6,9 +6,8 @@
  * Amounts are atoms (bigint); messages show them in token units where src/domain/token-units.ts
  * knows the token, and in atoms with the token's address otherwise.
  */
-import type { VerificationRequest } from './destination-verification.js';
 import { deterministicEventId } from './event-ids.js';
-import type { Address, DeliveryChannel, OrderKind, OrderUid } from './events.js';
+import type { Address, OrderKind, OrderUid } from './events.js';
 import { networkByName } from './networks.js';
 import { formatTokenAmount, formatUnits, tokenName, tokenUnits } from './token-units.js';
 import { executedAmount, fullAmount, type ExecutedSums } from './trade-execution.js';
@@ -33,19 +32,6 @@ export interface Notice {
   /** ISO 8601 UTC, from the event that triggered the notice. */
   timestamp: string;
   metadata: NoticeMetadata;
-}
-
-/**
- * A delivery owed, as the outbox stores it: a notice, or a new subscription's verification
- * request (exactly one of the two), for one subscription's channel.
- */
-export interface OutboxRow {
-  notice_id: string;
-  subscription_id: string;
-  account: string;
-  channel: DeliveryChannel;
-  notice: Notice | null;
-  verification: VerificationRequest | null;
 }
 
 export interface NoticeMetadata {

@@ -12,7 +12,7 @@ import type {
   SubscriptionCredentials,
   UnsubscribeResult,
 } from '../commands/subscriptions.js';
-import type { SubscriptionsTypedData } from '../domain/subscription-auth.js';
+import type { SubscriptionsTypedData } from '../subscriptions/typed-data.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';

@@ -11,7 +11,7 @@ import type { MarketSources } from '../auction/round.js';
 import { settlementFeedback } from '../auction/settlement-feedback.js';
 import { createSolverQuotes, type SolverQuotes } from '../auction/solver-quotes.js';
 import type { Solver } from '../auction/solver.js';
-import { devnetSolver } from '../chain/devnet/deploy.js';
+import { devnetSolver } from '../chain/devnet/accounts.js';
 import { createTokenFacts } from '../chain/token-facts.js';
 import type { Config } from '../config.js';
 import type { Address } from '../domain/events.js';

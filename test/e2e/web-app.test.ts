@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebApp } from '../../scripts/build-web.js';
-import { devnetDemoAccounts } from '../../src/chain/devnet/deploy.js';
+import { devnetDemoAccounts } from '../../src/chain/devnet/accounts.js';
 import type { Address } from '../../src/domain/events.js';
 import { ensureChromium, launchChromium } from '../support/browser.js';
 import { sharedTestChain, type TestChain } from '../support/chain.js';

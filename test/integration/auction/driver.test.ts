@@ -11,7 +11,7 @@ import {
   type SettlementDriver,
   type SettlementOutcome,
 } from '../../../src/auction/driver.js';
-import { devnetSolver } from '../../../src/chain/devnet/deploy.js';
+import { devnetSolver } from '../../../src/chain/devnet/accounts.js';
 import { createChainRpc } from '../../../src/chain/rpc.js';
 import type {
   AuctionClosedV5,

@@ -8,7 +8,7 @@ import type { Notice } from '../../../src/delivery/channel.js';
 import type {
   ChallengeRequest,
   VerificationRequest,
-} from '../../../src/domain/destination-verification.js';
+} from '../../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel } from '../../../src/domain/events.js';
 import { migratedDatabase } from '../../support/postgres.js';
 

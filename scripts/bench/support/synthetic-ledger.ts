@@ -10,8 +10,8 @@ import {
   type EventType,
   type Hex,
   type OrderPlacedV1,
-} from '../../src/domain/events.js';
-import type { Ledger, NewEvent } from '../../src/ledger/port.js';
+} from '../../../src/domain/events.js';
+import type { Ledger, NewEvent } from '../../../src/ledger/port.js';
 
 /** Concurrent appenders in `fill`: enough to keep the ledger's batching full. */
 const WRITERS = 256;

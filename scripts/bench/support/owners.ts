@@ -3,9 +3,9 @@
  * balance and transfer checks pass as they would for a real trader.
  */
 import { Wallet, hexlify, randomBytes } from 'ethers';
-import type { DevnetDeployment } from '../../src/chain/devnet/deploy.js';
-import type { Address } from '../../src/domain/events.js';
-import { connectTestChain } from '../../test/support/chain.js';
+import type { DevnetDeployment } from '../../../src/chain/devnet/deploy.js';
+import type { Address } from '../../../src/domain/events.js';
+import { connectTestChain } from '../../../test/support/chain.js';
 
 /** Who trades what: owners funded on the devnet, so the service's chain checks pass. */
 export interface Trading {

@@ -8,14 +8,17 @@
  * nothing, and the gas cap counts every trade and every pool used. The bound is HiGHS's proven
  * dual bound, so a search cut short still gives one.
  */
-import type { Pool } from '../../../src/domain/amm.js';
-import { POOL_HOP_GAS, hopThrough } from '../../../src/domain/amm.js';
-import type { Address } from '../../../src/domain/events.js';
-import { TRADE_GAS, settlementGas, solvable } from '../../../src/domain/solver/execution.js';
-import { ProgramBuilder, type ProgramSolver } from '../../../src/domain/solver/linear-program.js';
-import { nativeValue } from '../../../src/domain/solver/priced-program.js';
-import type { SolverAuction } from '../../../src/domain/solver/types.js';
-import { remaining } from '../../../src/domain/trade-execution.js';
+import type { Pool } from '../../../../src/domain/amm.js';
+import { POOL_HOP_GAS, hopThrough } from '../../../../src/domain/amm.js';
+import type { Address } from '../../../../src/domain/events.js';
+import { TRADE_GAS, settlementGas, solvable } from '../../../../src/domain/solver/execution.js';
+import {
+  ProgramBuilder,
+  type ProgramSolver,
+} from '../../../../src/domain/solver/linear-program.js';
+import { nativeValue } from '../../../../src/domain/solver/priced-program.js';
+import type { SolverAuction } from '../../../../src/domain/solver/types.js';
+import { remaining } from '../../../../src/domain/trade-execution.js';
 
 /** Inputs, as shares of the reserve in, at which each pool's curve gets a tangent. */
 const TANGENT_SHARES = [0, ...Array.from({ length: 24 }, (_, i) => 2 ** i / 1_000_000)].filter(

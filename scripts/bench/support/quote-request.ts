@@ -1,5 +1,5 @@
 /** The quote requests the HTTP benches send to the service's devnet: priced from its pools. */
-import type { DevnetDeployment } from '../../src/chain/devnet/deploy.js';
+import type { DevnetDeployment } from '../../../src/chain/devnet/deploy.js';
 import type { LoadRequest } from './load.js';
 
 /** Plain addresses (a worker thread can receive them): two sell tokens, the buy token, a trader. */

@@ -7,12 +7,12 @@
  * the optimum rises. Every price vector's optimum is a settlement that exists, so the result is
  * a lower bound on the best uniform-price settlement; `bound.ts` gives an upper bound.
  */
-import { solvable } from '../../../src/domain/solver/execution.js';
-import type { ProgramSolver } from '../../../src/domain/solver/linear-program.js';
-import { pricesOf, type PriceFactors } from '../../../src/domain/solver/price-search.js';
-import { pricedProgram, programInputs } from '../../../src/domain/solver/priced-program.js';
-import type { SolverAuction } from '../../../src/domain/solver/types.js';
-import type { Address } from '../../../src/domain/events.js';
+import { solvable } from '../../../../src/domain/solver/execution.js';
+import type { ProgramSolver } from '../../../../src/domain/solver/linear-program.js';
+import { pricesOf, type PriceFactors } from '../../../../src/domain/solver/price-search.js';
+import { pricedProgram, programInputs } from '../../../../src/domain/solver/priced-program.js';
+import type { SolverAuction } from '../../../../src/domain/solver/types.js';
+import type { Address } from '../../../../src/domain/events.js';
 
 const STEPS = [0.01, 0.003, 0.001, 0.0003, 0.0001];
 

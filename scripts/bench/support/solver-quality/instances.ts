@@ -5,10 +5,10 @@
  * orders on random pairs, sell and buy, 40 % partially fillable, worth 0.05–5 ETH, their limits
  * from 2.5 % better than the market (for the trader) to 2 % worse.
  */
-import type { Pool } from '../../../src/domain/amm.js';
-import type { Address, OrderUid } from '../../../src/domain/events.js';
-import type { OrderTerms } from '../../../src/domain/order-terms.js';
-import type { SolverAuction } from '../../../src/domain/solver/types.js';
+import type { Pool } from '../../../../src/domain/amm.js';
+import type { Address, OrderUid } from '../../../../src/domain/events.js';
+import type { OrderTerms } from '../../../../src/domain/order-terms.js';
+import type { SolverAuction } from '../../../../src/domain/solver/types.js';
 import { seededRandom } from '../seeded-random.js';
 
 const E18 = 10n ** 18n;

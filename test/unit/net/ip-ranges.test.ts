@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { nonPublicHost, nonPublicRange, parseIpAddress } from '../../../src/domain/ip-ranges.js';
+import { nonPublicHost, nonPublicRange, parseIpAddress } from '../../../src/net/ip-ranges.js';
 
 /** The range `text` falls in; the text must parse. */
 function rangeOf(text: string): string | null {

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { SigningKey, computeAddress } from 'ethers';
-import { CHAIN_ID, createFastOrderSigner } from '../../test/support/signing.js';
+import { CHAIN_ID, createFastOrderSigner } from '../../../test/support/signing.js';
 import { httpClient, percentile, type LoadRequest, type Response } from './load.js';
 import type { Trading } from './owners.js';
 import { quoteRequest, type QuoteParties } from './quote-request.js';

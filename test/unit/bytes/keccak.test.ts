@@ -1,8 +1,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bytesToHex } from '../../../src/domain/hex.js';
-import { keccak256 } from '../../../src/domain/keccak.js';
+import { bytesToHex } from '../../../src/bytes/hex.js';
+import { keccak256 } from '../../../src/bytes/keccak.js';
 
 describe('keccak256', () => {
   it('is keccak-256: the empty input gives the published digest', () => {

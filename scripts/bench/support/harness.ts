@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded.js';
+import { startEmbeddedPostgres } from '../../../src/postgres/embedded.js';
 
 export interface ScratchPostgres {
   /** The temp dir, which is also the cluster's data directory. */

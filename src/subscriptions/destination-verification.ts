@@ -12,11 +12,12 @@
  *
  * Pure: the random bytes of codes, the clock and the account's subscriptions are parameters.
  */
-import { deterministicEventId } from './event-ids.js';
-import type { Address, DestinationVerification, SubscriptionAddedV2 } from './events.js';
-import { bytesToHex } from './hex.js';
-import { sameSecret } from './same-secret.js';
-import type { ActiveSubscription, ChannelKind } from './subscription-auth.js';
+import { deterministicEventId } from '../domain/event-ids.js';
+import type { Address, DestinationVerification, SubscriptionAddedV2 } from '../domain/events.js';
+import { bytesToHex } from '../bytes/hex.js';
+import { sameSecret } from '../bytes/same-secret.js';
+import type { ActiveSubscription } from './account.js';
+import type { ChannelKind } from './typed-data.js';
 
 /** How long an e-mail or Telegram code is good for, from the subscription's `addedAt`. */
 export const CODE_VALIDITY_SECONDS = 86_400;

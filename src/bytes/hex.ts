@@ -6,7 +6,7 @@
  * without an EIP-55 checksum check, as the reference's hex deserialisers do; responses are
  * lowercase (reference §0).
  */
-import type { Address, Hex, OrderUid } from './events.js';
+import type { Address, Hex, OrderUid } from '../domain/events.js';
 
 export interface HexParseOptions {
   /** Also accept bare hex without `0x` (path and query parameters, reference §0). */

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Ledger } from '../../src/ledger/port.js';
+import type { Ledger } from '../../../src/ledger/port.js';
 
 export interface VisibilityWatch {
   /** When the subscription delivered `position` (performance.now()); null after `timeoutMs`. */

@@ -1,5 +1,5 @@
 /**
- * Destination verification (src/domain/destination-verification.ts): codes as people type them,
+ * Destination verification (src/subscriptions/destination-verification.ts): codes as people type them,
  * what each method accepts as proof and when, and what the account is shown of it.
  */
 import { expect } from 'chai';
@@ -16,9 +16,9 @@ import {
   verificationRequest,
   verificationView,
   type VerificationProof,
-} from '../../../src/domain/destination-verification.js';
+} from '../../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel, DestinationVerification, Hex } from '../../../src/domain/events.js';
-import type { ActiveSubscription } from '../../../src/domain/subscription-auth.js';
+import type { ActiveSubscription } from '../../../src/subscriptions/account.js';
 
 const ADDED = '2025-01-01T00:00:00.000Z';
 const ADDED_SECONDS = Date.parse(ADDED) / 1000;

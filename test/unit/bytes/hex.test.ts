@@ -6,7 +6,7 @@ import {
   parseAddress,
   parseHexBytes,
   parseOrderUid,
-} from '../../../src/domain/hex.js';
+} from '../../../src/bytes/hex.js';
 
 const CHECKSUMMED = '0x9008D19f58AAbD9eD0D60971565AA8510560ab41';
 const LOWER = '0x9008d19f58aabd9ed0d60971565aa8510560ab41';
