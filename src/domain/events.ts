@@ -6,37 +6,128 @@
  * versions are upcast on read (src/domain/upcast.ts), never rewritten.
  */
 import type {
+  Address,
+  AppDataRegisteredV1,
   AuctionClosedV5,
-  SettlementFailedV1,
-  SettlementSubmittedV1,
-} from './events/auctions.js';
-import type {
-  ChainFactRevertedV2,
+  ChainCoordinates,
+  ChainFactRevertedV2 as ChainFactRevertedSchema,
+  DeploymentIdentifiedV1,
   EthFlowOrderPlacedV1,
   EthFlowOrderRefundedV1,
-  PreSignatureSetV1,
-  SettlementObservedV1,
-  TradeSettledV1,
-} from './events/chain.js';
-import type { Address, Hex, OrderUid } from './events/order-data.js';
-import type {
-  AppDataRegisteredV1,
+  Filtered,
+  Hex,
+  Interaction,
   OrderCancelledV1,
+  OrderClass,
+  OrderData,
   OrderPlacedV1,
+  OrderUid,
+  PreSignatureSetV1,
   QuoteCreatedV1,
-} from './events/orders.js';
-import type {
-  DeploymentIdentifiedV1,
+  SettlementFailedV1,
+  SettlementObservedV1,
+  SettlementSubmittedV1,
+  SigningScheme,
   SubscriptionAddedV2,
   SubscriptionRemovedV2,
   SubscriptionVerifiedV1,
-} from './events/subscriptions.js';
+  TradeSettledV1,
+} from '../../schemas/event-payloads.generated.js';
 
-export type * from './events/order-data.js';
-export type * from './events/orders.js';
-export type * from './events/chain.js';
-export type * from './events/auctions.js';
-export type * from './events/subscriptions.js';
+/**
+ * The payloads' shapes are their schemas' (schemas/events/), generated; what follows names their
+ * parts, and says by hand what a generated type cannot.
+ */
+export type * from '../../schemas/event-payloads.generated.js';
+
+export type SellTokenBalance = OrderData['sellTokenBalance'];
+export type BuyTokenBalance = OrderData['buyTokenBalance'];
+
+/** The quote an order was linked to, as shown in the order's `quote` field. */
+export type LinkedQuote = NonNullable<OrderPlacedV1['quote']>;
+
+export type CancellationSource = OrderCancelledV1['source'];
+
+/** The order a quote prices, as the API's `OrderQuote` shows it (amounts after the fee). */
+export type QuotedOrder = QuoteCreatedV1['quote'];
+
+/**
+ * Why an order placed on chain cannot trade, in the reference's words (`onchainOrderData.
+ * placementError`): `invalidOrderData` for a placement that is not the eth-flow contract's own
+ * (an owner other than the contract, an order it does not hold, one it could not have placed),
+ * `nonZeroFee` for a signed fee (orders pay no fee up front). The others are the reference's
+ * quote checks, kept for its vocabulary.
+ */
+export type PlacementError = NonNullable<EthFlowOrderPlacedV1['placementError']>;
+
+/**
+ * The chain facts the indexer records; a reorg can take any of them back. A cancellation from
+ * the chain carries its coordinates (the schema's `if`/`then`, which a generated type cannot say).
+ */
+export type ChainFact =
+  | { type: 'TradeSettled'; data: TradeSettledV1 }
+  | { type: 'OrderCancelled'; data: OrderCancelledV1 & { chain: ChainCoordinates } }
+  | { type: 'PreSignatureSet'; data: PreSignatureSetV1 }
+  | { type: 'SettlementObserved'; data: SettlementObservedV1 }
+  | { type: 'EthFlowOrderPlaced'; data: EthFlowOrderPlacedV1 }
+  | { type: 'EthFlowOrderRefunded'; data: EthFlowOrderRefundedV1 };
+
+export type ChainFactRevertedV2 = Omit<ChainFactRevertedSchema, 'reverted'> & {
+  reverted: ChainFact;
+};
+
+/** An order as an auction hands it to solvers (the reference's `AuctionOrder`). */
+export interface AuctionOrder extends OrderData {
+  uid: OrderUid;
+  owner: Address;
+  /** Unix seconds; the reference sends a number where its spec says string (§9.5). */
+  created: number;
+  /** Sell atoms (sell orders) or buy atoms (buy orders) executed in earlier batches. */
+  executed: string;
+  preInteractions: Interaction[];
+  postInteractions: Interaction[];
+  class: OrderClass;
+  signingScheme: SigningScheme;
+  signature: Hex;
+  protocolFees: never[];
+}
+
+/**
+ * Why a cut left an open order out of the auction. `UntrampolinedInteractions`: the order's
+ * interactions call something other than the network's HooksTrampoline (placed before hooks
+ * went through it), so it must never settle. `InvalidSignature`: an EIP-1271 owner contract no
+ * longer accepts the order's signature. `DustOrder`: what is left of a partially fillable order
+ * sells or buys nothing once rounded.
+ */
+export type FilterReason = Filtered[number]['reason'];
+
+/**
+ * An order as an auction took it in: its UID and what earlier batches had filled by the cut.
+ * The rest of it is its `OrderPlaced`, which never changes: an auction does not copy it.
+ */
+export type AuctionedOrder = AuctionClosedV5['orders'][number];
+
+/** One solver's proposal for an auction, as the competition ranked it (reference §6). */
+export type RankedSolution = AuctionClosedV5['solutions'][number];
+
+/** One traded order of a solution: what the contract will move for it. */
+export type SolutionOrder = RankedSolution['orders'][number];
+
+export type SettlementFailureReason = SettlementFailedV1['reason'];
+
+/** Where an account's notices are delivered. */
+export type DeliveryChannel = SubscriptionAddedV2['channel'];
+
+export type SubscriptionAuthority = SubscriptionAddedV2['authorisedBy'];
+
+/**
+ * How a subscription's destination shows that its owner wants the account's notices; nothing
+ * is delivered to it before (README, Notifications).
+ */
+export type DestinationVerification = SubscriptionAddedV2['verification'];
+
+/** The methods a SubscriptionVerified records. */
+export type VerificationMethod = SubscriptionVerifiedV1['method'];
 
 export interface EventPayloads {
   OrderPlaced: OrderPlacedV1;
