@@ -7,8 +7,9 @@
  * knows the token, and in atoms with the token's address otherwise.
  */
 import { deterministicEventId } from './event-ids.js';
-import type { Address, OrderKind, OrderUid } from './events.js';
+import type { Address, OrderUid } from './events.js';
 import { networkByName } from './networks.js';
+import type { OrderTerms } from './order-terms.js';
 import { formatTokenAmount, formatUnits, tokenName, tokenUnits } from './token-units.js';
 import { executedAmount, fullAmount, type ExecutedSums } from './trade-execution.js';
 
@@ -48,16 +49,10 @@ export interface NoticeMetadata {
 }
 
 /** What a notice needs to know of its order. */
-export interface NoticeOrder {
-  network: string;
-  uid: OrderUid;
-  owner: Address;
-  sellToken: Address;
-  buyToken: Address;
-  sellAmount: bigint;
-  buyAmount: bigint;
-  kind: OrderKind;
-}
+export type NoticeOrder = Pick<
+  OrderTerms,
+  'uid' | 'owner' | 'sellToken' | 'buyToken' | 'sellAmount' | 'buyAmount' | 'kind'
+> & { network: string };
 
 /** One trade: sell atoms transferred (fee included), buy atoms received, and the fee. */
 export interface TradeAmounts {

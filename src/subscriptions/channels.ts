@@ -3,23 +3,13 @@
  * the ledger keeps and the account signs, its identity within the account, and how listings show
  * it.
  */
+import type { SubscriptionCreateBody } from '../../schemas/validators.js';
 import type { DeliveryChannel } from '../domain/events.js';
 import { nonPublicHost } from '../net/ip-ranges.js';
 import type { ChannelKind, SignedChannel } from './typed-data.js';
 
 /** A channel as a request names it (`webpush` carries the browser's `PushSubscription`). */
-export type ChannelRequest =
-  | { kind: 'webhook'; url: string }
-  | { kind: 'email'; address: string }
-  | {
-      kind: 'webpush';
-      subscription: {
-        endpoint: string;
-        keys: { p256dh: string; auth: string };
-        expirationTime?: number | null;
-      };
-    }
-  | { kind: 'telegram'; chatId: string };
+export type ChannelRequest = SubscriptionCreateBody['channel'];
 
 /** A delivery channel before the server gives a webhook its secret. */
 export type ChannelSpec =

@@ -60,14 +60,7 @@ export const batchbookPaths: JsonObject = {
       summary: "A traded token's largest holders, largest first.",
       description:
         'Only tokens the book trades are indexed (from their `Transfer` logs); on a public chain the balances count the transfers from the indexer’s start block on.',
-      parameters: [
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-        },
-      ],
+      parameters: [parameter('Limit')],
       responses: {
         '200': answer('The holders.', { type: 'array', items: schema('TokenHolder') }),
         '400': messageError('An unknown chain, a malformed address or limit.'),

@@ -145,6 +145,13 @@ export const batchbookSchemas: Record<string, JsonObject> = {
 };
 
 export const batchbookParameters: Record<string, JsonObject> = {
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'How many at most.',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  },
   Network: {
     name: 'network',
     in: 'path',

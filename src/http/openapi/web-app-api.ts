@@ -44,14 +44,7 @@ export const webAppPaths: JsonObject = {
       summary: "The network's recent recorded auctions, newest first.",
       description:
         'What to look each competition up by (`/api/v2/solver_competition/{auction_id}`). Auction ids skip: cuts that record nothing take an id too.',
-      parameters: [
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-        },
-      ],
+      parameters: [parameter('Limit')],
       responses: {
         '200': answer('The auctions (`[]` before the first).', {
           type: 'array',
