@@ -9,13 +9,12 @@ import type { OrderTerms } from '../../../../src/domain/order-terms.js';
 import { score } from '../../../../src/domain/referee/score.js';
 import { checkSolution, tokenBalances } from '../../../../src/domain/solver/execution.js';
 import { executedAmounts } from '../../../../src/domain/trade-execution.js';
+import { MAX_RING_PRICES, ringPrices } from '../../../../src/domain/solver/ring-prices.js';
 import {
   MAX_RING_CYCLES,
-  MAX_RING_PRICES,
   RING_ORDERS_PER_LEG,
   bestRing,
   ringCycles,
-  ringPrices,
   rings,
 } from '../../../../src/domain/solver/rings.js';
 import { MAX_SETTLEMENT_GAS } from '../../../../src/domain/solver/execution.js';
