@@ -3,7 +3,7 @@
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
  *                           [--reads 50000] [--warmup 500] [--client worker|main] [--profile DIR]
- *                           [--priced] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
+ *                           [--priced] [--stages] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
  * devnet, funds `--owners` accounts there with WETH and a demo token (approved to the vault
@@ -43,6 +43,8 @@ import { fundOwners, type Trading } from './owners.js';
 import { phaseProfiler } from './phase-profiler.js';
 import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
+import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
+import { stageTable } from './stage-report.js';
 
 interface Options {
   orders: number;
@@ -56,6 +58,8 @@ interface Options {
   profile: string | null;
   /** Orders buy a token the pools price (DCOW) instead of one they do not. */
   priced: boolean;
+  /** Print, per phase, where the service's time went (src/metrics/stage-timings.ts). */
+  stages: boolean;
   /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
   env: Record<string, string>;
 }
@@ -82,6 +86,8 @@ interface ServerStats {
   appends: number;
   appendP50: number;
   appendP99: number;
+  /** The wall time of each stage of the service's work in the phase (`--stages`). */
+  stages: Map<string, number[]>;
 }
 
 /** Called around each measured phase, so the service side can measure the same interval. */
@@ -108,6 +114,7 @@ function parseOptions(argv: string[]): Options {
       client: { type: 'string', default: 'worker' },
       profile: { type: 'string' },
       priced: { type: 'boolean', default: false },
+      stages: { type: 'boolean', default: false },
       env: { type: 'string', multiple: true, default: [] },
     },
   });
@@ -129,6 +136,7 @@ function parseOptions(argv: string[]): Options {
     client: values.client,
     profile: values.profile ?? null,
     priced: values.priced,
+    stages: values.stages,
     env: Object.fromEntries(
       values.env.map((pair) => {
         const at = pair.indexOf('=');
@@ -296,6 +304,10 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
     ]);
   }
   console.log(`\n${table(server)}`);
+  for (const p of result.phases) {
+    if (p.server && p.server.stages.size > 0)
+      console.log(`\nstages of ${p.name} c=${p.concurrency}:\n${stageTable(p.server.stages)}`);
+  }
   console.log(
     `\nPostgres alone: serial single-row INSERT, synchronous commit: p50 ${ms(percentile(baseline, 50))}, p99 ${ms(percentile(baseline, 99))} (${baseline.length} commits)`,
   );
@@ -337,6 +349,7 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
 function serverProbe(
   ledger: Ledger,
   profileDir: string | null,
+  stages: boolean,
 ): { hooks: PhaseHooks; stats: ServerStats[] } {
   const stats: ServerStats[] = [];
   const profiler = profileDir === null ? null : phaseProfiler(profileDir, 'orders-phase');
@@ -356,6 +369,7 @@ function serverProbe(
     async start() {
       await profiler?.start();
       appends = [];
+      recordStageTimings(stages);
       loop = performance.eventLoopUtilization();
     },
     async end(index) {
@@ -367,7 +381,9 @@ function serverProbe(
         appends: sorted.length,
         appendP50: percentile(sorted, 50),
         appendP99: percentile(sorted, 99),
+        stages: takeStageTimings(),
       };
+      recordStageTimings(false);
     },
   };
   return { hooks, stats };
@@ -456,7 +472,7 @@ async function main(): Promise<void> {
     const setupMs = performance.now() - setupStarted;
     const baseline = await commitBaseline(scratch.url('postgres'));
 
-    const probe = serverProbe(service.ledger, options.profile);
+    const probe = serverProbe(service.ledger, options.profile, options.stages);
     const result =
       options.client === 'worker'
         ? await clientOnWorker(service.url, options, trading, probe.hooks)
