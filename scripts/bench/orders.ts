@@ -3,7 +3,7 @@
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
  *                           [--reads 50000] [--warmup 500] [--client worker|main] [--profile DIR]
- *                           [--priced] [--stages] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
+ *                           [--priced] [--stages] [--ceiling 8000] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
  * devnet, funds `--owners` accounts there with WETH and a demo token (approved to the vault
@@ -23,6 +23,10 @@
  * The load generator runs on a worker thread (default) so its own JSON and socket work does not
  * share the server's event loop; `--client main` runs it on the main thread instead.
  * Targets (issue): ≥ 2,000 orders/s with p99 ≤ 50 ms at concurrency 32; ≥ 5,000 reads/s.
+ * Before the service starts it measures the machine's ceiling for accepted orders (`--ceiling`
+ * orders through ceiling-run.ts, as `bench:ceiling` does; 0 skips it) and prints each POST phase
+ * as a share of it: a figure that reads the same on any machine. `--stages` prints, per phase,
+ * the wall time of each stage of the service's work (src/metrics/stage-timings.ts).
  *
  * To show where the time goes it also prints, per phase, the service thread's event-loop
  * utilisation and the latency of `ledger.append`, plus what a bare synchronous Postgres commit
@@ -45,6 +49,7 @@ import { commandLine, loadAverages, machine, startScratchPostgres, table } from 
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
 import { stageTable } from './stage-report.js';
+import { CEILING_CONCURRENCY, measureCeiling, type Ceiling } from './ceiling-run.js';
 
 interface Options {
   orders: number;
@@ -60,6 +65,8 @@ interface Options {
   priced: boolean;
   /** Print, per phase, where the service's time went (src/metrics/stage-timings.ts). */
   stages: boolean;
+  /** Orders the machine's ceiling is measured over before the service starts (0: not measured). */
+  ceiling: number;
   /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
   env: Record<string, string>;
 }
@@ -115,6 +122,7 @@ function parseOptions(argv: string[]): Options {
       profile: { type: 'string' },
       priced: { type: 'boolean', default: false },
       stages: { type: 'boolean', default: false },
+      ceiling: { type: 'string', default: '8000' },
       env: { type: 'string', multiple: true, default: [] },
     },
   });
@@ -137,6 +145,7 @@ function parseOptions(argv: string[]): Options {
     profile: values.profile ?? null,
     priced: values.priced,
     stages: values.stages,
+    ceiling: int('ceiling', 0),
     env: Object.fromEntries(
       values.env.map((pair) => {
         const at = pair.indexOf('=');
@@ -254,7 +263,13 @@ async function runClient(
 
 const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
 
-function report(options: Options, result: ClientResult, setupMs: number, baseline: number[]): void {
+function report(
+  options: Options,
+  result: ClientResult,
+  setupMs: number,
+  baseline: number[],
+  ceiling: Ceiling | null,
+): void {
   console.log(
     '\nbatchbook benchmark: order placement and reads (in-process service, Postgres ledger)',
   );
@@ -322,6 +337,7 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
   const placing = result.phases.filter((p) => p.unit === 'orders/s').at(-1);
   const reading = result.phases.find((p) => p.unit === 'reads/s');
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  if (ceiling) reportAgainstCeiling(result, ceiling);
   console.log('\ntargets:');
   if (placing) {
     const rate = (placing.ok / placing.elapsedMs) * 1000;
@@ -334,6 +350,30 @@ function report(options: Options, result: ClientResult, setupMs: number, baselin
     const rate = (reading.ok / reading.elapsedMs) * 1000;
     console.log(
       `  ≥ 5,000 reads/s at concurrency ${reading.concurrency}: ${Math.round(rate)} reads/s → ${verdict(rate >= 5000 && reading.ok === reading.requests)}`,
+    );
+  }
+}
+
+/**
+ * Each POST phase as a share of the machine's ceiling measured in this run (issue 26: at
+ * concurrency 32 at least half of it with p99 ≤ 50 ms; alone, p50 ≤ 5 ms and p99 ≤ 25 ms).
+ */
+function reportAgainstCeiling(result: ClientResult, ceiling: Ceiling): void {
+  console.log(
+    `\nthe machine's ceiling in this run (bench:ceiling, signature + durable append, ${ceiling.orders} orders at c=${CEILING_CONCURRENCY}): ` +
+      `${Math.round(ceiling.ordersPerSecond).toLocaleString('en-US')} orders/s, p99 ${ms(ceiling.p99)}`,
+  );
+  for (const p of result.phases) {
+    if (p.unit !== 'orders/s' || p.name.startsWith('warm-up')) continue;
+    const rate = (p.ok / p.elapsedMs) * 1000;
+    const [p50, p99] = [percentile(p.latencies, 50), percentile(p.latencies, 99)];
+    const target =
+      p.concurrency === 1
+        ? `p50 ≤ 5 ms and p99 ≤ 25 ms → ${p50 <= 5 && p99 <= 25 ? 'met' : 'NOT met'}`
+        : `≥ 50 % with p99 ≤ 50 ms → ${rate >= ceiling.ordersPerSecond / 2 && p99 <= 50 ? 'met' : 'NOT met'}`;
+    console.log(
+      `  POST c=${p.concurrency}: ${Math.round(rate).toLocaleString('en-US')} orders/s = ` +
+        `${((rate / ceiling.ordersPerSecond) * 100).toFixed(1)} % of the ceiling, p50 ${ms(p50)}, p99 ${ms(p99)}; ${target}`,
     );
   }
 }
@@ -446,6 +486,8 @@ async function commitBaseline(connectionString: string, count = 300): Promise<nu
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  // Measured first, on the same machine within minutes, with nothing of the service running.
+  const ceiling = options.ceiling > 0 ? await measureCeiling('ledger', options.ceiling) : null;
   const setupStarted = performance.now();
   const scratch = await startScratchPostgres();
   try {
@@ -478,7 +520,7 @@ async function main(): Promise<void> {
         ? await clientOnWorker(service.url, options, trading, probe.hooks)
         : await runClient(service.url, options, trading, probe.hooks);
     result.phases.forEach((phase, i) => (phase.server = probe.stats[i]));
-    report(options, result, setupMs, baseline);
+    report(options, result, setupMs, baseline, ceiling);
   } finally {
     await scratch.stop();
   }
