@@ -137,6 +137,30 @@ export async function placeOrder(
     request: 'submission',
   });
   if (violation) reject(violation.errorType, violation.description);
+  // Step 10's other outcome for an order with a fee, known without a quote: pricing one costs
+  // chain reads and the solvers' time.
+  const signedFee = checkNoSignedFee(order);
+  // The quote is priced while the chain is asked about the order: both only read, and each
+  // takes a round trip to the node. Their refusals still come in the steps' order: the chain
+  // check's, the signed fee's, then the quote's.
+  const quoting = signedFee
+    ? null
+    : timedStage('order: quote', () =>
+        linkQuote(
+          deps,
+          network,
+          {
+            order,
+            owner,
+            signingScheme: body.signingScheme,
+            appData,
+            quoteId: body.quoteId ?? null,
+          },
+          now,
+        ),
+      );
+  // Never unhandled: a refusal before it is awaited makes its own refusal moot.
+  quoting?.catch(() => undefined);
   await timedStage('order: chain check', () =>
     checkOrderOnChain(deps.chain, {
       order,
@@ -148,19 +172,8 @@ export async function placeOrder(
       wrapped: appData.parsed.hasWrappers,
     }),
   );
-
-  // Step 10's other outcome for an order with a fee, checked first: no quote is needed to know
-  // that the order is refused, and pricing one costs chain reads and the solvers' time.
-  const signedFee = checkNoSignedFee(order);
   if (signedFee) reject(signedFee.errorType, signedFee.description);
-  const quote = await timedStage('order: quote', () =>
-    linkQuote(
-      deps,
-      network,
-      { order, owner, signingScheme: body.signingScheme, appData, quoteId: body.quoteId ?? null },
-      now,
-    ),
-  );
+  const quote = await quoting!;
   // Every order left is a limit order; one asking more than its quote counts against the cap.
   if (quote && outsideMarket(quotableOrder(order), quote)) {
     const live = await deps.orders.liveOutsideMarketLimitOrders(

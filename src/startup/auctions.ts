@@ -74,6 +74,8 @@ export async function startAuctions(
     );
     startNetworkAutopilot(shared, network, { driver, solvers, market, projections, nextAuctionId });
   }
+  // Quotes and auctions asked from now on are solved at once, not after the thread has loaded.
+  await solverThread?.ready;
   return { solverQuotes };
 }
 
@@ -111,8 +113,8 @@ function startBuiltinSolverThread({ infra, life }: AuctionSources): SolverThread
 }
 
 /**
- * The built-in solver (which settles with the driver's account, and solves on its own thread)
- * and the configured engines.
+ * The built-in solver (which settles with the driver's account, and solves auctions on its own
+ * thread) and the configured engines.
  */
 function solversOf(
   { config, infra }: AuctionSources,

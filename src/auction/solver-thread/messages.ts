@@ -21,6 +21,8 @@ export type ToSolverThread = {
 };
 
 export type FromSolverThread =
+  /** Its modules are loaded: what it is sent now is solved at once. */
+  | { type: 'ready' }
   | { type: 'answer'; id: number; answer: SolverAnswer }
   /** The solver threw: that auction gets no answer from it, the thread serves on. */
   | { type: 'failed'; id: number; message: string };

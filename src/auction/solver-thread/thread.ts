@@ -3,7 +3,9 @@
  * orders is synchronous work of a second or more, which on the thread serving requests would
  * stall every request and every order's fresh quote behind it (BENCHMARKS.md, "Auctions off the
  * serving thread"). Seen from the autopilot and the quotes it is the same `Solver`: an auction
- * in, the solver engine API's answer out, by the deadline or not at all.
+ * in, the solver engine API's answer out, by the deadline or not at all. A quote's auction (one
+ * order, `id` null) is solved where it is asked: a fraction of a millisecond, less than the hop
+ * to the thread and back, and never queued behind an auction the thread is solving.
  *
  * A thread that ends unasked (a bug, out of memory) costs the auctions it was solving: each
  * gets no answer from the built-in solver, as a solver that failed. It is started again at once,
@@ -11,7 +13,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../../typescript-worker.js';
-import { BUILTIN_SOLVER_NAME } from '../builtin-solver.js';
+import { BUILTIN_SOLVER_NAME, createBuiltinSolver } from '../builtin-solver.js';
 import { SolverFailure, type Solver } from '../solver.js';
 import type { SolverAnswer } from '../solver-api/types.js';
 import type { BuiltinSolverParams, FromSolverThread, ToSolverThread } from './messages.js';
@@ -24,7 +26,12 @@ export interface SolverThreadOptions {
 }
 
 export interface SolverThread {
-  /** The built-in solver competing as `params.address`, solving on the thread. */
+  /**
+   * Resolves once the first thread has loaded (an auction sent before waits for that, and its
+   * deadline runs meanwhile); rejects if it ends before.
+   */
+  ready: Promise<void>;
+  /** The built-in solver competing as `params.address`, solving auctions on the thread. */
   builtinSolver(params: BuiltinSolverParams): Solver;
   /** Ends the thread; auctions it was solving get no answer. */
   stop(): Promise<void>;
@@ -53,6 +60,14 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
   /** Threads that ended unasked since one last answered. */
   let failures = 0;
   let restartTimer: NodeJS.Timeout | undefined;
+  let loaded: () => void = () => undefined;
+  let endedFirst: (err: Error) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    loaded = resolve;
+    endedFirst = reject;
+  });
+  // Whoever awaits it learns why; nobody need.
+  ready.catch(() => undefined);
 
   const settle = (id: number) => {
     const entry = pending.get(id);
@@ -66,6 +81,7 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
     // The service's own handles keep the process alive; an idle solver thread does not.
     thread.unref();
     thread.on('message', (message: FromSolverThread) => {
+      if (message.type === 'ready') return loaded();
       failures = 0;
       const entry = settle(message.id);
       if (message.type === 'answer') entry?.answered(message.answer);
@@ -74,6 +90,7 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
     thread.on('error', (err) => onError(err));
     thread.on('exit', (code) => {
       if (current === thread) current = undefined;
+      endedFirst(new Error(`the solver thread ended as it started (exit code ${code})`));
       for (const [id, entry] of pending) {
         if (entry.thread !== thread) continue;
         settle(id);
@@ -121,14 +138,17 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
     });
 
   return {
-    builtinSolver: (params) => ({
-      name: BUILTIN_SOLVER_NAME,
-      address: params.address,
-      quotes: true,
-      solve: (auction, signal) => solve(params, auction, signal),
-      // It learns nothing from feedback: every auction is solved afresh.
-      notify: () => undefined,
-    }),
+    ready,
+    builtinSolver: (params) => {
+      const here = createBuiltinSolver(params.address, params.wrappedNative, {
+        slippageBps: params.slippageBps,
+      });
+      return {
+        ...here,
+        solve: (auction, signal) =>
+          auction.id === null ? here.solve(auction, signal) : solve(params, auction, signal),
+      };
+    },
     stop: async () => {
       stopping = true;
       clearTimeout(restartTimer);

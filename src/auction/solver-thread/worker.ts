@@ -35,3 +35,4 @@ port.on('message', (message: ToSolverThread) => {
       (err: unknown) => post({ type: 'failed', id: message.id, message: String(err) }),
     );
 });
+port.postMessage({ type: 'ready' } satisfies FromSolverThread);

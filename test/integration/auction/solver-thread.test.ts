@@ -133,6 +133,22 @@ describe('the built-in solver on its own thread', function () {
     ]);
   });
 
+  it("solves a quote's one-order auction where it is asked, not on the thread", async () => {
+    thread = startSolverThread({ onError: (err) => errors.push(err) });
+    const solver = thread.builtinSolver(PARAMS);
+    await thread.stop();
+    const quote = auctionOf(1, null);
+    const inProcess = createBuiltinSolver(PARAMS.address, PARAMS.wrappedNative, PARAMS);
+    expect(await solver.solve(quote, noDeadline())).to.deep.equal(
+      await inProcess.solve(quote, noDeadline()),
+    );
+    const stopped = await solver.solve(auctionOf(1), noDeadline()).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(stopped).to.be.instanceOf(SolverFailure);
+  });
+
   it('an auction not answered by its deadline is a timeout', async () => {
     thread = startSolverThread({ onError: (err) => errors.push(err) });
     const failed = await thread
