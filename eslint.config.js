@@ -11,8 +11,84 @@ const noPostgres = {
   message: 'Only the composition root imports src/postgres: take what it needs as a parameter.',
 };
 
+/**
+ * src/web is the browser's: it speaks to the service over HTTP only and imports none of its
+ * rooms (DESIGN.md §2), nor Node's modules.
+ */
+const serverRooms = {
+  group: [
+    '**/domain/*',
+    '**/ledger/*',
+    '**/commands/*',
+    '**/queries/*',
+    '**/http/*',
+    '**/chain/*',
+    '**/auction/*',
+    '**/delivery/*',
+    '**/subscriptions/*',
+    '**/bytes/*',
+    '**/net/*',
+    '**/startup/*',
+    '**/projection-thread/*',
+    '**/config/*',
+    '**/postgres/*',
+    '**/metrics/*',
+    '**/projections/*',
+    '**/schemas/*',
+    '../../*',
+    'node:*',
+  ],
+  message: 'src/web uses the API over HTTP only: it imports nothing of the server, nor Node.',
+};
+
+/** keccak-256 has one way in (src/bytes/keccak.ts), so its speed and its digests are pinned once. */
+const keccakThroughBytes = {
+  group: ['js-sha3'],
+  message: 'Hash with src/bytes/keccak.ts: it is the one place js-sha3 is used.',
+};
+
+/**
+ * The rooms but src/domain, src/bytes and src/net, as a file one folder below src/ names them:
+ * src/bytes (hex, keccak) and src/net (which IP addresses are public) are leaves every room may
+ * use, so they import none of these; src/subscriptions imports none but itself.
+ */
+const otherRooms = [
+  '../ledger/*',
+  '../commands/*',
+  '../queries/*',
+  '../http/*',
+  '../chain/*',
+  '../auction/*',
+  '../delivery/*',
+  '../subscriptions/*',
+  '../startup/*',
+  '../projection-thread/*',
+  '../metrics/*',
+  '../../projections/*',
+];
+
+/** src/'s own files (config.ts, logger.ts, …), from a room's top folder: the composition's. */
+const srcFiles = '../*.js';
+
+/** The I/O libraries a pure room (src/domain, src/subscriptions) may not import. */
+const pure = (room) => ({
+  group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
+  message: `${room} is pure: no I/O libraries.`,
+});
+
+/** What src/domain may not import, as a file `depth` folders below src/ names it. */
+const domainOutside = (depth) => [
+  {
+    group: [...otherRooms, '../net/*'].map((pattern) => '../'.repeat(depth - 1) + pattern),
+    message: 'src/domain imports nothing outside domain but src/bytes.',
+  },
+  pure('src/domain'),
+  noPostgres,
+  keccakThroughBytes,
+];
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.test-data/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.test-data/**', 'dist/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -34,37 +110,13 @@ export default tseslint.config(
   {
     files: ['src/domain/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../ledger/*',
-                '../commands/*',
-                '../queries/*',
-                '../http/*',
-                '../chain/*',
-                '../auction/*',
-                '../delivery/*',
-                '../../projections/*',
-              ],
-              message: 'src/domain imports nothing outside domain.',
-            },
-            {
-              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
-              message: 'src/domain is pure: no I/O libraries.',
-            },
-            noPostgres,
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: domainOutside(1) }],
     },
   },
   {
     // The referee judges every solver alike: it may not lean on any solver's own code
     // (cowprotocol/services keeps its winner selection apart from its solvers the same way).
-    // The patterns repeat the domain block's, which this block replaces for these files.
+    // This block replaces the domain block for these files, so it takes its patterns too.
     files: ['src/domain/referee/**'],
     rules: {
       'no-restricted-imports': [
@@ -75,30 +127,19 @@ export default tseslint.config(
               group: ['../solver/*', '**/builtin-solver*', '**/auction/*', '../../auction/*'],
               message: 'The referee imports no solver code.',
             },
-            {
-              group: [
-                '../../ledger/*',
-                '../../commands/*',
-                '../../queries/*',
-                '../../http/*',
-                '../../chain/*',
-                '../../delivery/*',
-                '../../../projections/*',
-              ],
-              message: 'src/domain imports nothing outside domain.',
-            },
-            {
-              group: ['pg', 'knex', 'koa', '@koa/*', 'ethers'],
-              message: 'src/domain is pure: no I/O libraries.',
-            },
-            noPostgres,
+            ...domainOutside(2),
           ],
         },
       ],
     },
   },
   {
-    // src/domain has its own block above (a second one would replace its patterns).
+    files: ['src/web/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverRooms] }] },
+  },
+  {
+    // The rooms with blocks of their own (domain, subscriptions, bytes, net) are left out: a second block would
+    // replace their patterns.
     files: [
       'src/ledger/**',
       'src/commands/**',
@@ -109,6 +150,79 @@ export default tseslint.config(
       'src/delivery/**',
       'projections/**',
     ],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [noPostgres, keccakThroughBytes] }] },
+  },
+  {
+    // Notification subscriptions' rules (signing, authorisation, channels, the account's
+    // subscriptions, destination verification): pure, as the domain is, on the domain's events.
+    files: ['src/subscriptions/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...otherRooms.filter((room) => room !== '../subscriptions/*'), srcFiles],
+              message: 'src/subscriptions imports only the domain, src/bytes and src/net.',
+            },
+            pure('src/subscriptions'),
+            noPostgres,
+            keccakThroughBytes,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/bytes/**'],
+    rules: {
+      // The TypeScript rule, for `allowTypeImports`: the domain's types, never its code.
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../domain/*'],
+              allowTypeImports: true,
+              message: 'src/bytes takes nothing from the domain but its types.',
+            },
+            {
+              group: [...otherRooms, srcFiles, '../net/*', '../postgres/*'],
+              message: 'src/bytes is a leaf: it imports no other room.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/net/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...otherRooms, srcFiles, '../domain/*', '../bytes/*', '../postgres/*'],
+              message: 'src/net is a leaf: it imports no other room.',
+            },
+            keccakThroughBytes,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Everything the rooms above leave out: the composition root, scripts and tests.
+    files: [
+      'src/*.ts',
+      'src/startup/**',
+      'src/projection-thread/**',
+      'src/metrics/**',
+      'scripts/**',
+      'test/**',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [keccakThroughBytes] }] },
   },
 );

@@ -9,7 +9,7 @@ import type { Ledger } from '../src/ledger/port.js';
 import { CheckpointBoard } from './board.js';
 import { prepareProjectors, readCheckpoints } from './checkpoints.js';
 import { dedicatedConnectionConfig } from './connection.js';
-import type { RequestLeadership } from './leadership.js';
+import type { RequestLeadership } from '../src/ledger/leadership.js';
 import { NoticeListener } from './notifications.js';
 import type { Projector } from './projector.js';
 import { checkSchemaName } from './sql.js';

@@ -23,7 +23,7 @@ import type { Ledger, RecordedEvent, Subscription } from '../src/ledger/port.js'
 import { inBatchTransaction } from './batch-transaction.js';
 import { BatchReader } from './batches.js';
 import { readCheckpoints, VersionChangedError } from './checkpoints.js';
-import type { Leadership, RequestLeadership } from './leadership.js';
+import type { Leadership, RequestLeadership } from '../src/ledger/leadership.js';
 import { leaderLockKey } from './locks.js';
 import type { Projector } from './projector.js';
 

@@ -5,6 +5,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type {
+  AppDataObjectBody,
+  OrderCancellationBody,
+  OrderCancellationsBody,
+  OrderCreationBody,
+  OrderQuoteBody,
+  OrderUidsBody,
+  SubscriptionCreateBody as GeneratedSubscriptionCreateBody,
+  SubscriptionRemoveBody,
+  SubscriptionVerifyBody,
+} from './request-bodies.generated.js';
+
+export type {
+  AppDataObjectBody,
+  OrderCancellationBody,
+  OrderCancellationsBody,
+  OrderCreationBody,
+  OrderQuoteBody,
+  SubscriptionRemoveBody,
+  SubscriptionVerifyBody,
+} from './request-bodies.generated.js';
 
 /** A JSON Schema beside this file, e.g. `schemaFile('order-creation')` (a request body's). */
 export const schemaFile = (name: string, folder = 'requests'): object =>
@@ -24,64 +45,11 @@ const lenientAjv = new Ajv({
   allowUnionTypes: true,
 });
 
-export interface OrderCreationBody {
-  sellToken: string;
-  buyToken: string;
-  receiver?: string | null;
-  sellAmount: string;
-  buyAmount: string;
-  validTo: number;
-  feeAmount: string;
-  kind: 'sell' | 'buy';
-  partiallyFillable: boolean;
-  sellTokenBalance?: 'erc20' | 'external' | 'internal';
-  buyTokenBalance?: 'erc20' | 'internal';
-  signingScheme: 'eip712' | 'ethsign' | 'presign' | 'eip1271';
-  signature: string;
-  from?: string | null;
-  quoteId?: number | null;
-  fullBalanceCheck?: boolean;
-  appData: string;
-  appDataHash?: string | null;
-}
-
-export interface OrderCancellationsBody {
-  orderUids: string[];
-  signature: string;
-  signingScheme: 'eip712' | 'ethsign';
-}
-
-export type OrderCancellationBody = Omit<OrderCancellationsBody, 'orderUids'>;
-
-export interface OrderQuoteBody {
-  sellToken: string;
-  buyToken: string;
-  receiver?: string | null;
-  from: string;
-  kind: 'sell' | 'buy';
-  sellAmountBeforeFee?: string;
-  sellAmountAfterFee?: string;
-  buyAmountAfterFee?: string;
-  validTo?: number;
-  validFor?: number;
-  appData?: string;
-  appDataHash?: string | null;
-  sellTokenBalance?: 'erc20' | 'external' | 'internal';
-  buyTokenBalance?: 'erc20' | 'internal';
-  signingScheme?: 'eip712' | 'ethsign' | 'presign' | 'eip1271';
-  onchainOrder?: boolean;
-  verificationGasLimit?: number;
-  priceQuality?: 'fast' | 'optimal' | 'verified';
-  timeout?: number;
-  partiallyFillable?: boolean;
-}
-
-export interface AppDataObjectBody {
-  fullAppData: string;
-}
-
-/** POST /accounts/{account}/subscriptions (schemas/requests/subscription-create.schema.json). */
-export interface SubscriptionCreateBody {
+/**
+ * POST /accounts/{account}/subscriptions, its channel as one shape per kind (the schema's
+ * `if`/`then` on `kind`, which a generated type cannot say).
+ */
+export type SubscriptionCreateBody = Omit<GeneratedSubscriptionCreateBody, 'channel'> & {
   channel:
     | { kind: 'webhook'; url: string }
     | { kind: 'email'; address: string }
@@ -95,25 +63,16 @@ export interface SubscriptionCreateBody {
         };
       }
     | { kind: 'telegram'; chatId: string };
-  issuedAt?: number;
-  signature?: string;
-}
-
-/** DELETE /accounts/{account}/subscriptions/{id}: the optional signed body. */
-export interface SubscriptionRemoveBody {
-  issuedAt?: number;
-  signature?: string;
-}
-
-/** POST /accounts/{account}/subscriptions/{id}/verification. */
-export interface SubscriptionVerifyBody {
-  code: string;
-}
+};
 
 /** A uint256 as an engine may write it: decimal or 0x-hex string, or a JSON integer. */
 type RawUint = string | number;
 
-/** A solver engine's answer as written (schemas/solver/solve-response.schema.json). */
+/**
+ * A solver engine's answer as written (schemas/solver/solve-response.schema.json), declared by
+ * hand: its trades and interactions are shapes chosen by `kind` (`if`/`then`), which a generated
+ * type cannot say.
+ */
 export interface SolveAnswerBody {
   solutions?: RawSolution[];
   error?: { code: string; message?: string };
@@ -165,7 +124,7 @@ export const validators = {
   orderCancellations: ajv.compile<OrderCancellationsBody>(schemaFile('order-cancellations')),
   orderCancellation: ajv.compile<OrderCancellationBody>(schemaFile('order-cancellation')),
   appDataObject: ajv.compile<AppDataObjectBody>(schemaFile('app-data-object')),
-  orderUids: ajv.compile<string[]>(schemaFile('order-uids')),
+  orderUids: ajv.compile<OrderUidsBody>(schemaFile('order-uids')),
   orderQuote: ajv.compile<OrderQuoteBody>(schemaFile('order-quote')),
   subscriptionCreate: ajv.compile<SubscriptionCreateBody>(schemaFile('subscription-create')),
   subscriptionRemove: ajv.compile<SubscriptionRemoveBody>(schemaFile('subscription-remove')),

@@ -5,7 +5,7 @@
  *   BATCHBOOK_URL   the service (default http://127.0.0.1:8080)
  *   DEVNET_RPC_URL  the devnet's JSON-RPC (default http://127.0.0.1:8545)
  */
-import { devnetDemoAccounts } from '../src/chain/devnet/deploy.js';
+import { devnetDemoAccounts } from '../src/chain/devnet/accounts.js';
 import { runDemoTrade } from './demo/trade.js';
 
 const baseUrl = (process.env.BATCHBOOK_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');

@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { openLedger } from '../src/ledger/open-ledger.js';
 import type { Ledger } from '../src/ledger/port.js';
 import { openDatabase } from '../src/postgres/database.js';
+import { migrateStores } from '../src/postgres/migrations/apply.js';
 
 const REPLAY_SCHEMA = 'read_replay';
 
@@ -40,7 +41,10 @@ async function main(): Promise<void> {
   });
   let ledger: Ledger | undefined;
   try {
-    ledger = await openLedger(config.ledger, { pool });
+    // The ledger it reads and the outbox the notices projector writes to are stores: at this
+    // version's schema before either is touched, as the service's start leaves them.
+    await migrateStores(pool);
+    ledger = openLedger(config.ledger, { pool });
     const total = await countEvents(pool, config.ledger.kind);
     const bar = new cliProgress.SingleBar(
       {

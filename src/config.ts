@@ -5,241 +5,21 @@
 import path from 'node:path';
 import { NETWORKS } from './domain/networks.js';
 import type { Address, Hex } from './domain/events.js';
-import { parseAddress } from './domain/hex.js';
-import { nonPublicHost } from './domain/ip-ranges.js';
-import type { RateLimitSettings } from './http/rate-limit.js';
+import { parseAddress } from './bytes/hex.js';
+import { nonPublicHost } from './net/ip-ranges.js';
+import { notifications } from './config/notifications.js';
+import type { Config, ExternalSolverEntry } from './config/shape.js';
+import { addresses, boolean, ConfigError, integer, url, type Env } from './config/values.js';
 
-export interface Config {
-  port: number;
-  host: string;
-  /**
-   * A second listener on `host` serving `GET /metrics` without the admin key, for a network only
-   * the operator's scrapers reach; null: none.
-   */
-  metricsPort: number | null;
-  /** Where the embedded PostgreSQL keeps its cluster and the devnet its chain state. */
-  dataDir: string;
-  /**
-   * Whether the service stops once the process that launched it is gone: `npm start` killed
-   * outright must not leave the service (and its PostgreSQL and anvil) running without it.
-   */
-  stopWithParent: boolean;
-  /** External PostgreSQL; when absent the embedded server from npm is started in `dataDir`. */
-  databaseUrl: string | null;
-  ledger: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
-  logLevel: string;
-  /** RPC URL per network name; a network with one is live. */
-  rpcUrls: ReadonlyMap<string, string>;
-  /** The embedded anvil devnet, launched unless disabled or DEVNET_RPC_URL names another. */
-  devnet: { enabled: boolean; port: number };
-  /**
-   * The embedded anvil as a fork of another node's network instead of the devnet (on
-   * DEVNET_PORT): served under that network's name, with its contracts and liquidity.
-   */
-  fork: { url: string; block: number | null } | null;
-  rpc: { timeoutMs: number; retries: number };
-  indexer: {
-    pollIntervalMs: number;
-    maxBlockRange: number;
-    /** Per network: blocks to wait before indexing one. */
-    confirmations: ReadonlyMap<string, number>;
-    /** Per network: the first block to index; absent: the confirmed head at first start. */
-    startBlocks: ReadonlyMap<string, number>;
-  };
-  denyList: { accounts: ReadonlySet<Address>; tokens: ReadonlySet<Address> };
-  validity: { min: number; maxMarket: number; maxLimit: number };
-  appDataSizeLimit: number;
-  auction: {
-    /** Milliseconds between two auctions of a public network; the devnet's own below. */
-    intervalMs: number;
-    devnetIntervalMs: number;
-    /** Seconds an order must remain valid to enter an auction: time to solve and settle. */
-    validityMarginSeconds: number;
-    /** Milliseconds solvers have to answer an auction. */
-    solveTimeoutMs: number;
-    /** Milliseconds solvers have to price a quote. */
-    quoteSolveTimeoutMs: number;
-    /** Milliseconds winners have to settle before their orders return to auctions. */
-    settlementDeadlineMs: number;
-    /** Whether the built-in solver competes. */
-    builtinSolver: boolean;
-    /** The built-in solver's slippage tolerance on pool swaps, in basis points. */
-    builtinSolverSlippageBps: number;
-    externalSolvers: readonly ExternalSolverConfig[];
-    /** Per network: the key of the account that sends settlements (an allow-listed solver). */
-    driverKeys: ReadonlyMap<string, Hex>;
-    /**
-     * Per network: the tokens solvers are told they may keep in the settlement contract's
-     * buffers (CIP-2 `trusted`); the wrapped native token unless configured.
-     */
-    trustedTokens: ReadonlyMap<string, ReadonlySet<Address>>;
-  };
-  /** Live limit orders outside the market one owner may have (`TooManyLimitOrders`). */
-  maxLimitOrdersPerOwner: number;
-  /** Milliseconds between two sweeps of expired quotes out of the quote store. */
-  quoteSweepIntervalMs: number;
-  /** Upper bound a write waits for its own projection before answering (read-your-writes). */
-  readYourWritesTimeoutMs: number;
-  /**
-   * The projection thread's heap bound (MiB): a projector that leaks ends its thread, which
-   * starts again from its checkpoints, instead of growing the whole process.
-   */
-  projectionThreadHeapMb: number;
-  /** One log line per answered request. */
-  accessLog: boolean;
-  /** When `/ready` and `/{network}/api/v1/ready` answer 503 (src/readiness.ts). */
-  readiness: {
-    /** Seconds the oldest event a projector has yet to apply may wait. */
-    maxProjectionLagSeconds: number;
-    /** Confirmed blocks an indexer may have yet to read. */
-    maxIndexerLagBlocks: number;
-    /** Milliseconds each dependency has to answer. */
-    timeoutMs: number;
-  };
-  /** The HTTP server's bounds on slow clients (src/http/server.ts). */
-  http: {
-    /** Milliseconds a request's head and body have to arrive: 408 past it. */
-    requestTimeoutMs: number;
-    /** Connections one client may hold open at once; 0: no bound. */
-    maxConnectionsPerClient: number;
-  };
-  /** Requests per period per client (burst the same); 0 disables a limit. */
-  rateLimits: RateLimitSettings;
-  /**
-   * Seconds a token found to have no price or no `decimals()` is answered so from memory by the
-   * price endpoints, without asking the chain again; 0: asked every time.
-   */
-  unknownTokenCacheSeconds: number;
-  /** Redis shared by several instances for the rate limits; absent: counted in process. */
-  redisUrl: string | null;
-  /**
-   * Proxies in front of the service that append the caller to `X-Forwarded-For`: the caller is
-   * the entry the outermost of them added. 0: the header is ignored (anyone could forge it).
-   */
-  trustedProxies: number;
-  /**
-   * The operators' key (`ADMIN_API_KEY`): administrative endpoints (`GET /metrics`) need it in
-   * `X-API-Key` or `Authorization: Bearer`. Null: they answer 503.
-   */
-  adminApiKey: string | null;
-  notifications: NotificationsConfig;
-  version: string;
-}
+export type * from './config/shape.js';
+export { ConfigError } from './config/values.js';
+export { DEVNET_NOTIFICATIONS_API_KEY } from './config/notifications.js';
 
-export interface ExternalSolverConfig {
-  name: string;
-  url: string;
-  /** The address it competes as. */
-  address: Address;
-  /** The networks it solves; all live ones when absent. */
-  networks: readonly string[] | null;
-  /** Whether quotes ask it too. */
-  quote: boolean;
-}
-
-export interface NotificationsConfig {
-  /** `GET /accounts/{account}/notifications` answers 503 unless enabled and given an API key. */
-  enabled: boolean;
-  /** Authorises subscription management on behalf of any account (header `X-API-Key`). */
-  apiKey: string | null;
-  delivery: {
-    pollIntervalMs: number;
-    /** Attempts per delivery before it is given up (recorded as failed). */
-    maxAttempts: number;
-    /** Wait after the first failure; doubled after each further one, up to `backoffMaxMs`. */
-    backoffBaseMs: number;
-    backoffMaxMs: number;
-    webhookTimeoutMs: number;
-    /**
-     * Whether webhooks and push endpoints may be private, loopback or other non-public
-     * addresses. Off, a subscriber cannot make the server send into its own network (SSRF).
-     */
-    allowPrivateAddresses: boolean;
-    /** Messages sent at most, 0 for no limit (src/delivery/budgets.ts). */
-    budgets: {
-      /** Notices per account per clock hour. */
-      perAccountPerHour: number;
-      /** Notices per destination (an address, a chat, a webhook's host) per clock hour. */
-      perDestinationPerHour: number;
-      /** Verification requests per destination per day (UTC). */
-      verificationsPerDestinationPerDay: number;
-    };
-  };
-  /**
-   * Null: no e-mail channel (subscribing one is refused). `allowPlaintextAuth`: the relay's
-   * credentials may cross an unencrypted connection (otherwise `smtp://` with credentials
-   * requires STARTTLS).
-   */
-  email: { smtpUrl: string; from: string; allowPlaintextAuth: boolean } | null;
-  /** Null: no web-push channel. */
-  webPush: { publicKey: string; privateKey: string; subject: string } | null;
-  /** Null: no Telegram channel. */
-  telegram: { botToken: string; apiUrl: string } | null;
-}
-
-/** The notifications API key of a service whose only network is the embedded devnet. */
-export const DEVNET_NOTIFICATIONS_API_KEY = 'devnet';
 /** The admin API key of a service whose only network is the embedded devnet. */
 export const DEVNET_ADMIN_API_KEY = 'devnet';
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be within ${min}..${max}`);
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: readonly string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    // Not echoed: URLs here carry passwords and API keys (SMTP_URL, REDIS_URL, RPC URLs).
-    throw new ConfigError(name, 'is not a URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-  }
-  return raw;
-}
-
-function addresses(env: Env, name: string): ReadonlySet<Address> {
-  const raw = env[name] ?? '';
-  const set = new Set<Address>();
-  for (const item of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const address = parseAddress(item);
-    if (!address) throw new ConfigError(name, `holds an invalid address: "${item}"`);
-    set.add(address);
-  }
-  return set;
-}
-
 /** EXTERNAL_SOLVERS: a JSON array of `{ name, url, address, networks? }`. */
-function externalSolvers(env: Env): ExternalSolverConfig[] {
+function externalSolvers(env: Env): ExternalSolverEntry[] {
   const name = 'EXTERNAL_SOLVERS';
   const raw = env[name]?.trim();
   if (!raw) return [];
@@ -254,7 +34,7 @@ function externalSolvers(env: Env): ExternalSolverConfig[] {
   }
   if (!Array.isArray(parsed)) throw new ConfigError(name, 'must be a JSON array');
   const names = new Set<string>();
-  return parsed.map((entry: unknown, i): ExternalSolverConfig => {
+  return parsed.map((entry: unknown, i): ExternalSolverEntry => {
     const at = `entry ${i}`;
     const e = (entry ?? {}) as Record<string, unknown>;
     if (typeof e.name !== 'string' || !/^[\w.-]{1,64}$/.test(e.name) || e.name === 'builtin') {
@@ -308,82 +88,6 @@ function driverKeys(env: Env): Map<string, Hex> {
     keys.set(network.name, raw.toLowerCase() as Hex);
   }
   return keys;
-}
-
-/**
- * The VAPID subject push services may contact: a `mailto:` or `https:` URL of the operator's.
- * Only the devnet alone may go without one (push services refuse a `localhost` contact).
- */
-function vapidSubject(env: Env, localOnly: boolean): string {
-  const subject = env.WEB_PUSH_SUBJECT;
-  if (!subject) {
-    if (localOnly) return 'mailto:notices@localhost';
-    throw new ConfigError('WEB_PUSH_SUBJECT', 'is required with the VAPID keys: mailto: or https:');
-  }
-  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) {
-    throw new ConfigError('WEB_PUSH_SUBJECT', 'must be a mailto: or https: URL');
-  }
-  return subject;
-}
-
-/**
- * `localOnly`: the embedded devnet is the only live network (`npm start` on its defaults). There
- * the API key defaults to `devnet`, so notices show out of the box, and notices may go to
- * receivers on this machine; anywhere else notifications stay off until a key is set, and only
- * public addresses receive them unless DELIVERY_ALLOW_PRIVATE_HOSTS says otherwise.
- */
-function notifications(env: Env, localOnly: boolean): NotificationsConfig {
-  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
-  const [publicKey, privateKey] = [env.WEB_PUSH_VAPID_PUBLIC_KEY, env.WEB_PUSH_VAPID_PRIVATE_KEY];
-  if (Boolean(publicKey) !== Boolean(privateKey)) {
-    throw new ConfigError(
-      'WEB_PUSH_VAPID_PRIVATE_KEY',
-      'and WEB_PUSH_VAPID_PUBLIC_KEY go together',
-    );
-  }
-  const botToken = env.TELEGRAM_BOT_TOKEN;
-  return {
-    enabled: boolean(env, 'NOTIFICATIONS_ENABLED', true),
-    apiKey: env.NOTIFICATIONS_API_KEY || (localOnly ? DEVNET_NOTIFICATIONS_API_KEY : null),
-    delivery: {
-      pollIntervalMs: integer(env, 'DELIVERY_POLL_INTERVAL_MS', 1000, 10, 600_000),
-      // With the 1 s base doubling to the 1 h cap: about 8 h of retries before a row fails, so a
-      // receiver down for an afternoon loses nothing.
-      maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 20, 1, 1000),
-      backoffBaseMs: integer(env, 'DELIVERY_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
-      backoffMaxMs: integer(env, 'DELIVERY_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000),
-      webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 10, 600_000),
-      allowPrivateAddresses: boolean(env, 'DELIVERY_ALLOW_PRIVATE_HOSTS', localOnly),
-      budgets: {
-        perAccountPerHour: integer(env, 'DELIVERY_ACCOUNT_BUDGET', 1000, 0, 10_000_000),
-        perDestinationPerHour: integer(env, 'DELIVERY_DESTINATION_BUDGET', 300, 0, 10_000_000),
-        verificationsPerDestinationPerDay: integer(
-          env,
-          'DELIVERY_VERIFICATION_BUDGET',
-          5,
-          0,
-          10_000,
-        ),
-      },
-    },
-    email: smtpUrl
-      ? {
-          smtpUrl,
-          from: env.SMTP_FROM || 'batchbook <notices@localhost>',
-          allowPlaintextAuth: boolean(env, 'SMTP_ALLOW_PLAINTEXT_AUTH', false),
-        }
-      : null,
-    webPush:
-      publicKey && privateKey
-        ? { publicKey, privateKey, subject: vapidSubject(env, localOnly) }
-        : null,
-    telegram: botToken
-      ? {
-          botToken,
-          apiUrl: url(env, 'TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org',
-        }
-      : null,
-  };
 }
 
 function ledgerConfig(env: Env): Config['ledger'] {

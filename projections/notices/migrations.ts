@@ -2,11 +2,10 @@
  * The notices read model (seed §2.6, §6): the notices of every account, what the projector must
  * remember of each placed order to derive them, and the accounts' delivery subscriptions. The
  * delivery outbox lives outside the read-model schema (./outbox.ts): a replay must not deliver
- * again.
+ * again, so the store migrations make it, not this.
  */
 import type { Knex } from 'knex';
 import { qualified } from '../sql.js';
-import { migrateOutbox, OUTBOX_SCHEMA } from './outbox.js';
 
 export const NOTICES_TABLE = 'notices';
 export const NOTICE_ORDERS_TABLE = 'notice_orders';
@@ -83,7 +82,7 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
     )`);
   // Added after the table (ADD COLUMN: a read model built before keeps its rows, with no hold).
   // The winning solution (auction id, rank) whose settlement may still fill the order, and
-  // until when (Unix seconds) its expiry waits for it; see ./batch.ts.
+  // until when (Unix seconds) its expiry waits for it; see ./derive-notices.ts.
   await db.raw(`ALTER TABLE ${orders}
     ADD COLUMN IF NOT EXISTS held_auction bigint,
     ADD COLUMN IF NOT EXISTS held_rank integer,
@@ -130,12 +129,4 @@ export async function migrateNotices(db: Knex, schema: string): Promise<void> {
     ON ${subscriptions} ((verification->>'code'))
     WHERE verification->>'method' = 'telegramCode' AND verified_at IS NULL
       AND removed_at IS NULL`);
-
-  // The outbox is shared by every read-model schema (live and replays, which may migrate at the
-  // same time): its DDL is serialised like the migrations of one schema.
-  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [
-    'batchbook.projection.migrate',
-    OUTBOX_SCHEMA,
-  ]);
-  await migrateOutbox(db);
 }

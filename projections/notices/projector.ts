@@ -1,24 +1,18 @@
 /**
  * The notices projector: what GET /accounts/{account}/notifications serves, and the delivery
  * outbox rows of every new notice (one per subscription of its account active at that point
- * of the ledger), written in the same transaction. The rules are in ./batch.ts.
+ * of the ledger), written in the same transaction. A batch reads the state its events touch
+ * (./load-plan.ts), derives the notices (./derive-notices.ts, where the rules are), writes them,
+ * and fans them out to the outbox (./outbox-fan-out.ts).
  */
 import { eventsOfTypes } from '../events.js';
 import type { Projector } from '../projector.js';
 import { perSchema } from '../sql.js';
-import {
-  applySubscriptions,
-  deriveNotices,
-  isEmptyPlan,
-  loadPlan,
-  NOTICE_EVENT_TYPES,
-  subscriptionsToLoad,
-  type LoadedSubscription,
-  type NoticeEvent,
-  type NoticeOrderRow,
-  type NoticeRow,
-  type PresignatureRow,
-} from './batch.js';
+import { deriveNotices } from './derive-notices.js';
+import { isEmptyPlan, loadPlan } from './load-plan.js';
+import { NOTICE_EVENT_TYPES, type NoticeEvent } from './notice-events.js';
+import { applySubscriptions, subscriptionsToLoad } from './outbox-fan-out.js';
+import type { LoadedSubscription, NoticeOrderRow, NoticeRow, PresignatureRow } from './rows.js';
 import { migrateNotices, NOTICE_TABLES, NOTICES_BY_ACCOUNT_INDEX } from './migrations.js';
 import {
   loadBindings,

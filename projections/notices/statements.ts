@@ -5,14 +5,7 @@
  */
 import { ColumnSet } from '../columns.js';
 import { qualified } from '../sql.js';
-import type {
-  LoadPlan,
-  NoticeOrderRow,
-  NoticeRow,
-  OutboxRow,
-  PresignatureRow,
-  SubscriptionRow,
-} from './batch.js';
+import type { LoadPlan } from './load-plan.js';
 import {
   MAY_EXPIRE,
   NOTICE_ORDERS_TABLE,
@@ -20,7 +13,9 @@ import {
   NOTICES_TABLE,
   SUBSCRIPTIONS_TABLE,
 } from './migrations.js';
+import type { OutboxRow } from '../../src/subscriptions/outbox-row.js';
 import { OUTBOX_TABLE } from './outbox.js';
+import type { NoticeOrderRow, NoticeRow, PresignatureRow, SubscriptionRow } from './rows.js';
 
 export const orderColumns = new ColumnSet<NoticeOrderRow>([
   ['network', 'text'],

@@ -30,12 +30,9 @@
  * and prints the median and minimum of each, with the solutions found and the request's and
  * the answer's size.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Wallet, hexlify, randomBytes } from 'ethers';
 import knex, { type Knex } from 'knex';
-import type { Logger } from 'pino';
 import { auctionedOrders, cutAuction, type CutDeps } from '../../src/auction/cut.js';
 import { createBuiltinSolver } from '../../src/auction/builtin-solver.js';
 import { createExternalSolver } from '../../src/auction/external-solver.js';
@@ -55,8 +52,7 @@ import { startSolverServer } from '../../test/support/solver-server.js';
 import { createOrderChainChecks } from '../../src/chain/order-checks.js';
 import { createPriceEstimator } from '../../src/chain/prices.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
-import { devnetSolver } from '../../src/chain/devnet/deploy.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { devnetSolver } from '../../src/chain/devnet/accounts.js';
 import { appDataHash } from '../../src/domain/app-data.js';
 import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/eip712.js';
 import { deterministicEventId } from '../../src/domain/event-ids.js';
@@ -74,53 +70,12 @@ import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { createCompetitionQueries } from '../../src/queries/competitions.js';
 import { createOrderQueries } from '../../src/queries/orders.js';
-import { startService, type RunningService } from '../../src/startup/start-service.js';
+import type { RunningService } from '../../src/startup/start-service.js';
 import { connectTestChain } from '../../test/support/chain.js';
-import { percentile } from './load.js';
-import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
-
-// ---------------------------------------------------------------------------------------------
-// Shared with scripts/bench/settlement.ts
-// ---------------------------------------------------------------------------------------------
-
-export interface BenchService {
-  service: RunningService;
-  config: Config;
-  databaseUrl: string;
-  stop(): Promise<void>;
-}
-
-/**
- * A throw-away embedded PostgreSQL in a temp dir and the service on it with its own devnet
- * (DEVNET_PORT=0: never the one in ./data), configured by `env`.
- */
-export async function startBenchService(
-  env: Record<string, string>,
-  logger: Logger = createLogger('silent'),
-): Promise<BenchService> {
-  const scratch = await startScratchPostgres();
-  try {
-    const databaseUrl = scratch.url('bench');
-    const config = loadConfig({
-      DEVNET_PORT: '0',
-      ...env,
-      DATA_DIR: scratch.dir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-    });
-    const service = await startService(config, { logger });
-    scratch.onStop(() => service.stop());
-    if (!service.devnet)
-      throw new Error('the bench needs the embedded devnet (DEVNET_RPC_URL unset)');
-    return { service, config, databaseUrl, stop: scratch.stop };
-  } catch (error) {
-    await scratch.stop();
-    throw error;
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { percentile } from './support/load.js';
+import { sleep, startBenchService } from './support/bench-service.js';
+import { commandLine, loadAverage, machine, table } from './support/harness.js';
+import { seededRandom } from './support/seeded-random.js';
 
 /** Polls `read` until it is ≥ `position` (the projector has applied everything up to it). */
 export async function waitForProjector(
@@ -187,25 +142,13 @@ const TOKENS: readonly { address: Address; symbol: string; inWeth: number }[] = 
 /** Each owner's balance of each token: worth 500 WETH, far above any one order. */
 const FUNDING_IN_WETH = 500;
 
-/** A seeded generator (mulberry32): the same orders on every run of the bench. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Whole tokens (a float) as 18-decimal atoms, to a millionth of a token. */
 const atoms = (tokens: number): bigint => BigInt(Math.round(tokens * 1e6)) * 10n ** 12n;
 
 const EMPTY_APP_DATA = appDataHash('{}');
 
 function makeOrders(count: number, owners: readonly Address[], seed: number): OrderPlacedV1[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const separator = domainSeparator(devnet.chainId, devnet.settlementContract);
   const validTo = Math.floor(Date.now() / 1000) + 3600;
   const creationDate = new Date().toISOString();
@@ -642,12 +585,10 @@ async function main(): Promise<void> {
   report(options, results);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -15,8 +15,8 @@
  *   node --import tsx scripts/bench/ceiling.ts [--stages signature|ledger] [--orders 20000]
  */
 import { parseArgs } from 'node:util';
-import { CEILING_CONCURRENCY, measureCeiling } from './ceiling-run.js';
-import { commandLine, loadAverage, machine } from './scratch.js';
+import { CEILING_CONCURRENCY, measureCeiling } from './support/ceiling-run.js';
+import { commandLine, loadAverage, machine } from './support/harness.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

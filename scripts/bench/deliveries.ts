@@ -20,11 +20,12 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import knex from 'knex';
+import pg from 'pg';
 import { pino } from 'pino';
-import { migrateOutbox } from '../../projections/notices/outbox.js';
 import { loadConfig } from '../../src/config.js';
 import { startDeliveryWorker } from '../../src/delivery/worker.js';
-import { commandLine, machine, startScratchPostgres } from './scratch.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
+import { commandLine, machine, startScratchPostgres } from './support/harness.js';
 
 const SECRET = 'bench-webhook-secret';
 
@@ -136,7 +137,8 @@ async function main(): Promise<void> {
     // The service's knex pool size.
     const db = knex({ client: 'pg', connection: scratch.url('bench'), pool: { min: 0, max: 16 } });
     scratch.onStop(() => db.destroy());
-    await migrateOutbox(db);
+    const migrations = new pg.Pool({ connectionString: scratch.url('bench'), max: 1 });
+    await migrateStores(migrations).finally(() => migrations.end());
 
     const receiver = values.receiver === 'main' ? await receiverOnMain() : await receiverOnWorker();
     scratch.onStop(() => receiver.close());

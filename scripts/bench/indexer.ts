@@ -11,19 +11,20 @@ import { performance } from 'node:perf_hooks';
 import { SigningKey } from 'ethers';
 import pg from 'pg';
 import { startAnvil } from '../../src/chain/devnet/anvil.js';
-import { deployDevnet, devnetProvider, sendFromNode } from '../../src/chain/devnet/deploy.js';
+import { deployDevnet } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider, sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { startChainIndexer } from '../../src/chain/indexer.js';
-import { migrateIndexerStore } from '../../src/chain/indexer-store.js';
 import { createChainRpc } from '../../src/chain/rpc.js';
 import { encodeSettle, type SettlementTrade } from '../../src/chain/settlement-call.js';
 import type { Address, OrderData } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { createLogger } from '../../src/logger.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
 import { inTransaction } from '../../src/postgres/transaction.js';
 import { createFastOrderSigner, type SignedOrder } from '../../test/support/signing.js';
-import { startScratchPostgres } from './scratch.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const trades = Number(process.argv[2] ?? 10_000);
 const TRADES_PER_SETTLEMENT = 100;
@@ -105,8 +106,8 @@ async function main(): Promise<void> {
     const pool = new pg.Pool({ connectionString: scratch.url('postgres'), max: 16 });
     scratch.onStop(() => pool.end());
     const head = await buildHistory(anvil.rpcUrl);
-    const ledger = await createPostgresLedger({ pool });
-    await migrateIndexerStore(pool);
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({ pool });
     const rpc = createChainRpc(devnet, anvil.rpcUrl);
     const started = performance.now();
     const indexer = await startChainIndexer(

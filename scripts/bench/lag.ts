@@ -10,7 +10,7 @@
  * Each order appends its OrderPlaced when due (open loop: a slow append never delays the next
  * order), then, FOLLOW_UP_MS later, the rest of its synthetic stream one event per append, as
  * the chain indexer and the API would: a pre-signature for every seventh order, a fill for every
- * second, a cancellation for every tenth (`synthetic-ledger.ts`, the replay bench's mix): about
+ * second, a cancellation for every tenth (`support/synthetic-ledger.ts`, the replay bench's mix): about
  * 1.74 events per order. The first WARMUP_SECONDS are load but not measured.
  *
  * To show where the lag comes from it also times each event until a bare ledger subscription
@@ -29,12 +29,13 @@ import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors, type Projector } from '../../projections/index.js';
 import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { DEFAULT_POSTGRES_DEADLINES, knexOptions } from '../../src/postgres/connection-options.js';
 import { startProjectionThread } from '../../src/projection-thread/thread.js';
 import type { ExpectedRevision, Ledger, NewEvent } from '../../src/ledger/port.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
-import { watchVisibility, type VisibilityWatch } from './ledger-visibility.js';
-import { percentile } from './load.js';
+import { watchVisibility, type VisibilityWatch } from './support/ledger-visibility.js';
+import { percentile } from './support/load.js';
 import {
   clusterCpuSeconds,
   commandLine,
@@ -42,8 +43,8 @@ import {
   machine,
   startScratchPostgres,
   table,
-} from './scratch.js';
-import { orderStream } from './synthetic-ledger.js';
+} from './support/harness.js';
+import { orderStream } from './support/synthetic-ledger.js';
 
 /** A fill or cancellation follows its order by about an auction round. */
 const FOLLOW_UP_MS = 1_000;
@@ -278,7 +279,8 @@ async function main(): Promise<void> {
       ...knexOptions(url, DEFAULT_POSTGRES_DEADLINES, { min: 0, max: 16 }, { pipelined: true }),
     });
     scratch.onStop(() => db.destroy());
-    const ledger = await createPostgresLedger({ pool });
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({ pool });
     scratch.onStop(() => ledger.close());
     const batches: BatchLog = new Map();
     const engine =

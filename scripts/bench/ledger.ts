@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import type { Ledger, NewEvent } from '../../src/ledger/port.js';
-import { startScratchPostgres } from './scratch.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const CONCURRENCIES = [1, 16, 32];
 const seconds = Number(process.argv[2] ?? 5);
@@ -99,7 +100,8 @@ async function main() {
   pool.on('error', () => undefined);
   scratch.onStop(() => pool.end());
   try {
-    const ledger = await createPostgresLedger({
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({
       pool,
       maxConcurrentBatches: Number(process.env.BENCH_LEDGER_BATCHES) || undefined,
     });

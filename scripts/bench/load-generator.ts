@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './load.js';
+import { runLoad } from './support/load.js';
 
 const ROUNDS = 3;
 const CONCURRENCY = 32;

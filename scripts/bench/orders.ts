@@ -41,15 +41,21 @@ import { loadConfig } from '../../src/config.js';
 import type { Ledger } from '../../src/ledger/port.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/startup/start-service.js';
-import { percentile, runLoad, type LoadRequest } from './load.js';
+import { percentile, runLoad, type LoadRequest } from './support/load.js';
 import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/signing.js';
-import { fundOwners, type Trading } from './owners.js';
-import { phaseProfiler } from './phase-profiler.js';
-import { commandLine, loadAverages, machine, startScratchPostgres, table } from './scratch.js';
+import { fundOwners, type Trading } from './support/owners.js';
+import { phaseProfiler } from './support/phase-profiler.js';
+import {
+  commandLine,
+  loadAverages,
+  machine,
+  startScratchPostgres,
+  table,
+} from './support/harness.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
-import { stageTable } from './stage-report.js';
-import { CEILING_CONCURRENCY, measureCeiling, type Ceiling } from './ceiling-run.js';
+import { stageTable } from './support/stage-report.js';
+import { CEILING_CONCURRENCY, measureCeiling, type Ceiling } from './support/ceiling-run.js';
 
 interface Options {
   orders: number;

@@ -12,9 +12,9 @@ import os from 'node:os';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/startup/start-service.js';
-import { percentile, runLoad } from './load.js';
-import { quoteParties, quoteRequest } from './quote-request.js';
-import { startScratchPostgres } from './scratch.js';
+import { percentile, runLoad } from './support/load.js';
+import { quoteParties, quoteRequest } from './support/quote-request.js';
+import { startScratchPostgres } from './support/harness.js';
 
 const quotes = Number(process.argv[2] ?? 5000);
 

@@ -26,10 +26,11 @@ import { noticesProjector } from '../../projections/notices/projector.js';
 import { replayInto } from '../../projections/replay.js';
 import { startProjections } from '../../projections/runner.js';
 import { createPostgresLedger } from '../../src/ledger/postgres.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 import { leadershipOn } from '../../src/postgres/leadership.js';
-import { clusterCpuSeconds, startScratchPostgres } from './scratch.js';
-import { phaseProfiler } from './phase-profiler.js';
-import { fill } from './synthetic-ledger.js';
+import { clusterCpuSeconds, startScratchPostgres } from './support/harness.js';
+import { phaseProfiler } from './support/phase-profiler.js';
+import { fill } from './support/synthetic-ledger.js';
 
 const total = Number(process.argv[2] ?? 100_000);
 /** Only the replay of every read model: no notices-alone replay, no live catch-up. */
@@ -57,7 +58,8 @@ async function main() {
   });
   scratch.onStop(() => db.destroy());
   try {
-    const ledger = await createPostgresLedger({ pool, maxConcurrentBatches: 4 });
+    await migrateStores(pool);
+    const ledger = createPostgresLedger({ pool, maxConcurrentBatches: 4 });
     let began = performance.now();
     const written = await fill(ledger, total);
     console.log(

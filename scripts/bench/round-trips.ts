@@ -8,7 +8,13 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { commandLine, loadAverage, machine, startScratchPostgres, table } from './scratch.js';
+import {
+  commandLine,
+  loadAverage,
+  machine,
+  startScratchPostgres,
+  table,
+} from './support/harness.js';
 
 function options() {
   const { values } = parseArgs({

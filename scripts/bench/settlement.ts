@@ -41,7 +41,7 @@
  */
 import { parseArgs } from 'node:util';
 import { SigningKey, Wallet, hexlify, randomBytes, type JsonRpcProvider } from 'ethers';
-import { devnetProvider } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider } from '../../src/chain/devnet/node-client.js';
 import type {
   Address,
   AuctionClosedV5,
@@ -55,9 +55,9 @@ import { createLogger } from '../../src/logger.js';
 import type { Subscription } from '../../src/ledger/port.js';
 import { connectTestChain } from '../../test/support/chain.js';
 import { CHAIN_ID, createFastOrderSigner } from '../../test/support/signing.js';
-import { sleep, startBenchService } from './auction.js';
-import { percentile } from './load.js';
-import { commandLine, loadAverage, machine, table } from './scratch.js';
+import { sleep, startBenchService } from './support/bench-service.js';
+import { percentile } from './support/load.js';
+import { commandLine, loadAverage, machine, table } from './support/harness.js';
 
 interface Options {
   pairs: number;

@@ -6,7 +6,7 @@
  *   npm run bench:soak -- [--minutes 10] [--rate 100] [--owners 50] [--heap-snapshots DIR]
  *                         [--stages]
  *
- * Load, open loop from a worker thread (soak-load.ts), per second: `--rate` signed orders
+ * Load, open loop from a worker thread (support/soak-load.ts), per second: `--rate` signed orders
  * (one in 20 fillable through the WETH/DUSD pool, the others limit orders far from the market,
  * each valid 70 s, so the open book levels off at a few thousand orders), as many reads of
  * orders placed, a quarter as many account-orders pages, a tenth as many quotes, and every 5 s a
@@ -33,14 +33,14 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
-import { startBenchService } from './auction.js';
-import { fundOwners } from './owners.js';
-import { quoteParties } from './quote-request.js';
-import { commandLine, loadAverage, machine, table } from './scratch.js';
-import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './soak-load.js';
+import { startBenchService } from './support/bench-service.js';
+import { fundOwners } from './support/owners.js';
+import { quoteParties } from './support/quote-request.js';
+import { commandLine, loadAverage, machine, table } from './support/harness.js';
+import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './support/soak-load.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
-import { stageTable } from './stage-report.js';
+import { stageTable } from './support/stage-report.js';
 
 const SAMPLE_MS = 10_000;
 const TREND_MINUTES = 8;
@@ -283,7 +283,10 @@ async function main(): Promise<void> {
     const delay = monitorEventLoopDelay({ resolution: 20 });
     delay.enable();
     recordStageTimings(stages);
-    const worker = startTypeScriptWorker(new URL('./soak-load.ts', import.meta.url).href, data);
+    const worker = startTypeScriptWorker(
+      new URL('./support/soak-load.ts', import.meta.url).href,
+      data,
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         worker.on('message', (message: SoakMessage) => {

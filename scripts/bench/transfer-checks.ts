@@ -19,8 +19,8 @@ import { createChainRpc } from '../../src/chain/rpc.js';
 import type { Address } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { startTestChain } from '../../test/support/chain.js';
-import { percentile } from './load.js';
-import { commandLine, loadAverage, machine, processCpuSeconds, table } from './scratch.js';
+import { percentile } from './support/load.js';
+import { commandLine, loadAverage, machine, processCpuSeconds, table } from './support/harness.js';
 
 const { values } = parseArgs({
   options: {

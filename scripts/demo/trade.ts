@@ -26,7 +26,7 @@ import { ViemAdapter } from '@cowprotocol/sdk-viem-adapter';
 import { Contract, JsonRpcProvider, formatUnits, parseUnits } from 'ethers';
 import { createPublicClient, http, keccak256, toBytes, type PublicClient } from 'viem';
 import { foundry } from 'viem/chains';
-import type { DevnetAccount } from '../../src/chain/devnet/deploy.js';
+import type { DevnetAccount } from '../../src/chain/devnet/accounts.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../src/domain/networks.js';
 
 export interface DemoOptions {

@@ -14,7 +14,7 @@ import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { timedStage, timedStep } from '../metrics/stage-timings.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
-import type { LeaderKey, RequestLeadership } from '../chain/ports.js';
+import type { LeaderKey, RequestLeadership } from '../ledger/leadership.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
 import type { SettlementDriver } from './driver.js';
 import { filterReasonOf, type OrderProbeChecks } from './order-probe.js';

@@ -1,16 +1,19 @@
 /**
  * The built-in solver as one solver among equals: it takes the published solver engine API's
  * `Auction` and answers with the API's solutions, in process. Inside, src/domain/solver solves
- * the auction's orders (what is left of each) over its `constantProduct` pools; its swaps become
+ * the auction's orders (what is left of each) over its `constantProduct` pools, with HiGHS
+ * (`linear-programs.ts`) as the optimizer of its whole-auction settlement; its swaps become
  * `liquidity` interactions naming the pools they go through, and it takes no fee.
  */
 import type { Pool } from '../domain/amm.js';
 import { UNISWAP_V2_FEE } from '../domain/amm.js';
 import type { Address } from '../domain/events.js';
 import type { OrderTerms } from '../domain/order-terms.js';
+import type { ProgramSolver } from '../domain/solver/linear-program.js';
 import { solve } from '../domain/solver/solve.js';
 import type { Solution as BuiltinSolution, SolveOptions } from '../domain/solver/types.js';
 import type { Auction, Order, Solution } from './solver-api/types.js';
+import { programSolver } from './linear-programs.js';
 import type { Solver } from './solver.js';
 
 export const BUILTIN_SOLVER_NAME = 'builtin';
@@ -24,6 +27,7 @@ export function createBuiltinSolver(
   wrappedNative: Address,
   options: SolveOptions,
 ): Solver {
+  let optimizer: Promise<ProgramSolver> | undefined;
   return {
     name: BUILTIN_SOLVER_NAME,
     address,
@@ -33,6 +37,9 @@ export function createBuiltinSolver(
     solve: async (auction) => {
       const orders = new Map(auction.orders.map((order) => [order.uid, order]));
       const pools = poolsOf(auction);
+      // A quote is one order: its best route is the pair-by-pair solver's, no batch to optimise.
+      const quote = auction.id === null;
+      optimizer ??= programSolver();
       const solutions = solve(
         {
           id: auction.id === null ? 0 : Number(auction.id),
@@ -42,7 +49,8 @@ export function createBuiltinSolver(
           wrappedNative,
         },
         // A quote is never settled: it is priced on the pools exactly as they are.
-        auction.id === null ? { ...options, slippageBps: 0n } : options,
+        quote ? { ...options, slippageBps: 0n } : options,
+        quote ? undefined : await optimizer,
       );
       const ids = new Map(pools.map(({ id, pool }) => [pool.address, id]));
       return { solutions: solutions.map((solution, i) => answer(i, solution, orders, ids)) };

@@ -2,11 +2,10 @@
  * The chain indexer's own bookkeeping, per network: its block cursor, every fact it appended
  * (to know what a reorg takes back), and how often each log was reverted (so a log that comes
  * back after a reorg is a new fact with a new id). Not a read model: the ledger holds the facts,
- * and a replay leaves this alone. It lives in schema `chain`.
+ * and a replay leaves this alone. It lives in schema `chain` (its tables: MIGRATIONS.md).
  */
 import type pg from 'pg';
 import type { ChainFact, Hex } from '../domain/events.js';
-import { LOCK_CHAIN_MIGRATIONS } from './migration-lock.js';
 import type { InTransaction } from './ports.js';
 
 export interface BlockRef {
@@ -19,36 +18,6 @@ export interface IndexedFact {
   eventId: string;
   /** How many reverts of this log preceded it (part of its event id). */
   incarnation: number;
-}
-
-export async function migrateIndexerStore(pool: pg.Pool): Promise<void> {
-  await pool.query(`
-    ${LOCK_CHAIN_MIGRATIONS}
-    CREATE SCHEMA IF NOT EXISTS chain;
-    CREATE TABLE IF NOT EXISTS chain.indexer_cursors (
-      network text PRIMARY KEY,
-      block_number bigint NOT NULL,
-      block_hash text NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS chain.indexer_facts (
-      network text NOT NULL,
-      block_number bigint NOT NULL,
-      block_hash text NOT NULL,
-      log_index integer NOT NULL,
-      event_id text NOT NULL,
-      incarnation integer NOT NULL,
-      fact jsonb NOT NULL,
-      PRIMARY KEY (network, block_hash, log_index)
-    );
-    CREATE INDEX IF NOT EXISTS indexer_facts_by_height
-      ON chain.indexer_facts (network, block_number DESC);
-    CREATE TABLE IF NOT EXISTS chain.indexer_reverted_logs (
-      network text NOT NULL,
-      block_hash text NOT NULL,
-      log_index integer NOT NULL,
-      times integer NOT NULL,
-      PRIMARY KEY (network, block_hash, log_index)
-    );`);
 }
 
 export interface IndexerStore {

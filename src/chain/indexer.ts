@@ -20,7 +20,8 @@ import { streamOf, type ChainFact, type ChainFactRevertedV2, type Hex } from '..
 import type { Ledger } from '../ledger/port.js';
 import { createIndexerStore, type BlockRef, type IndexedFact } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
-import type { InTransaction, RequestLeadership } from './ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
+import type { InTransaction } from './ports.js';
 import type { ChainRpc } from './rpc.js';
 import {
   ethFlowFactOf,
@@ -72,7 +73,7 @@ const APPEND_CONCURRENCY = 32;
  */
 export const REORG_RESCAN_BLOCKS = 256;
 
-/** Its store's tables must exist (`migrateIndexerStore`: the service's start-up pass). */
+/** Its store's tables must exist (the store migrations: the service's start-up pass). */
 export async function startChainIndexer(
   deps: IndexerDeps,
   options: IndexerOptions,

@@ -8,7 +8,7 @@
  * not stay vacant that long after the database is back.
  */
 import type { Logger } from 'pino';
-import type { LeaderKey, RequestLeadership } from './ports.js';
+import type { LeaderKey, RequestLeadership } from '../ledger/leadership.js';
 
 /** A step read a block that changed under it: start the step again. */
 export class ChainMoved extends Error {}

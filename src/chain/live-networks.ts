@@ -9,7 +9,8 @@ import { networkByName } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
 import { startChainIndexer, type ChainIndexer, type IndexerOptions } from './indexer.js';
 import { createOrderChainChecks, type OrderChainChecks } from './order-checks.js';
-import type { InTransaction, RequestLeadership } from './ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
+import type { InTransaction } from './ports.js';
 import { createPriceEstimator, type PriceEstimator } from './prices.js';
 import { createChainRpc, type ChainRpc, type RpcObserver, type RpcOptions } from './rpc.js';
 

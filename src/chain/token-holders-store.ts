@@ -2,39 +2,14 @@
  * The token-holder indexer's tables, in schema `chain`: per network and token a block cursor and
  * every holder's balance. Not a read model: they come from the chain, not the ledger, and a
  * replay leaves them alone. A token's balances and cursor always change in one transaction, so
- * the balances are exactly those of the transfers up to the cursor's block.
+ * the balances are exactly those of the transfers up to the cursor's block. Their tables:
+ * MIGRATIONS.md.
  */
 import type pg from 'pg';
 import type { Address, Hex } from '../domain/events.js';
 import type { BlockRef } from './indexer-store.js';
-import { LOCK_CHAIN_MIGRATIONS } from './migration-lock.js';
 import type { InTransaction } from './ports.js';
 import type { BalanceChange } from './transfer-logs.js';
-
-export async function migrateTokenHoldersStore(pool: pg.Pool): Promise<void> {
-  await pool.query(`
-    ${LOCK_CHAIN_MIGRATIONS}
-    CREATE SCHEMA IF NOT EXISTS chain;
-    CREATE TABLE IF NOT EXISTS chain.token_cursors (
-      network text NOT NULL,
-      token text NOT NULL,
-      block_number bigint NOT NULL,
-      block_hash text NOT NULL,
-      PRIMARY KEY (network, token)
-    );
-    CREATE TABLE IF NOT EXISTS chain.token_balances (
-      network text NOT NULL,
-      token text NOT NULL,
-      holder text NOT NULL,
-      -- May be negative where indexing began after the chain's first blocks (a holder that sent
-      -- what it received earlier): such rows are not reported.
-      balance numeric(78,0) NOT NULL,
-      PRIMARY KEY (network, token, holder)
-    );
-    -- GET /{chainId}/tokens/{token}/topHolders: the largest balances of one token.
-    CREATE INDEX IF NOT EXISTS token_balances_by_size
-      ON chain.token_balances (network, token, balance DESC);`);
-}
 
 /**
  * The tokens' cursors were not where the step read them (null: absent): another instance moved

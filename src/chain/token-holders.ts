@@ -21,7 +21,8 @@ import type { Address, Hex } from '../domain/events.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import type { BlockRef } from './indexer-store.js';
 import { ChainMoved, startLeaderLoop } from './leader-loop.js';
-import type { InTransaction, RequestLeadership } from './ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
+import type { InTransaction } from './ports.js';
 import type { ChainRpc } from './rpc.js';
 import type { RawLog } from './settlement-logs.js';
 import {
@@ -63,7 +64,7 @@ const TRACKED_REFRESH_POLLS = 10;
 
 const lower = (hex: string) => hex.toLowerCase() as Hex;
 
-/** Their store's tables must exist (`migrateTokenHoldersStore`: the service's start-up pass). */
+/** Their store's tables must exist (the store migrations: the service's start-up pass). */
 export async function startTokenHolderIndexers(
   deps: TokenHoldersDeps,
   options: TokenHoldersOptions,

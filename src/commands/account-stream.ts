@@ -1,6 +1,6 @@
 /**
  * An account's subscriptions stream, as the subscription commands decide on it: read and folded
- * (src/domain/subscription-auth.ts), then written at the revision read, so that concurrent
+ * (src/subscriptions/account.ts), then written at the revision read, so that concurrent
  * requests of one account are decided one at a time (./decide-again.ts).
  */
 import { deterministicEventId } from '../domain/event-ids.js';
@@ -10,7 +10,7 @@ import {
   foldSubscriptions,
   type AccountSubscriptions,
   type SubscriptionEvent,
-} from '../domain/subscription-auth.js';
+} from '../subscriptions/account.js';
 import { upcast } from '../domain/upcast.js';
 import type { ExpectedRevision, Ledger } from '../ledger/port.js';
 

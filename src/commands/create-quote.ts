@@ -5,7 +5,7 @@
  */
 import { ZERO_APP_DATA_HASH } from '../domain/app-data.js';
 import type { Address, QuotedOrder, SigningScheme } from '../domain/events.js';
-import { parseAddress, parseHexBytes } from '../domain/hex.js';
+import { parseAddress, parseHexBytes } from '../bytes/hex.js';
 import type { Network } from '../domain/networks.js';
 import { checkOrderRules, type DenyList, type ValidityLimits } from '../domain/order-rules.js';
 import { pricedAmount, type QuoteSide } from '../domain/quote.js';

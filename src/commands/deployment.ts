@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { deterministicEventId } from '../domain/event-ids.js';
 import { streams, type DeploymentIdentifiedV1, type Hex } from '../domain/events.js';
-import { bytesToHex } from '../domain/hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 import { upcast } from '../domain/upcast.js';
 import type { Ledger } from '../ledger/port.js';
 import { envelope } from '../domain/event-envelope.js';

@@ -1,6 +1,6 @@
 /**
  * A subscription's destination gave back what its verification asked for
- * (src/domain/destination-verification.ts): the e-mail code, posted by whoever read it; the
+ * (src/subscriptions/destination-verification.ts): the e-mail code, posted by whoever read it; the
  * webhook's answer to its challenge, seen by the delivery worker; the code sent from the
  * Telegram chat, seen in the bot's updates. The proof is what authorises, not the account: the
  * point is that the destination wants the notices. A subscription verified already is answered
@@ -11,9 +11,9 @@ import {
   parseVerificationCode,
   type TelegramChat,
   type VerificationProof,
-} from '../domain/destination-verification.js';
+} from '../subscriptions/destination-verification.js';
 import type { Address } from '../domain/events.js';
-import { findSubscription } from '../domain/subscription-auth.js';
+import { findSubscription } from '../subscriptions/account.js';
 import { appendToAccount, loadAccount } from './account-stream.js';
 import { decideAgainOnConflict } from './decide-again.js';
 import { reject } from './rejection.js';

@@ -13,7 +13,7 @@ import {
   type ParsedAppData,
 } from '../domain/app-data.js';
 import type { Hex } from '../domain/events.js';
-import { parseHexBytes } from '../domain/hex.js';
+import { parseHexBytes } from '../bytes/hex.js';
 import type { AppDataRegistry } from './app-data-registry.js';
 import { reject } from './rejection.js';
 

@@ -4,7 +4,7 @@
  * (their owner signs on chain, later, and funds the order by then); wrapped orders skip the
  * transfer simulation, as their wrapper contract provides the funds during the settlement.
  */
-import { bytesToHex } from '../domain/hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 import type { Address, Hex, OrderData, SigningScheme } from '../domain/events.js';
 import type { OrderChainChecks } from '../chain/order-checks.js';
 import { ChainUnavailableError } from '../chain/rpc.js';

@@ -3,7 +3,7 @@
  * ECDSA signer, or for presign/eip1271 the declared `from` (or app-data `metadata.signer`).
  */
 import type { Address, Hex, SigningScheme } from '../domain/events.js';
-import { parseHexBytes } from '../domain/hex.js';
+import { parseHexBytes } from '../bytes/hex.js';
 import { recoverOrderSigner } from '../domain/signatures.js';
 import { reject } from './rejection.js';
 

@@ -16,7 +16,7 @@ import {
   type OrderPlacedV1,
   type OrderUid,
 } from '../domain/events.js';
-import { bytesToHex, parseAddress } from '../domain/hex.js';
+import { bytesToHex, parseAddress } from '../bytes/hex.js';
 import type { Network } from '../domain/networks.js';
 import { checkNoSignedFee, checkOrderRules, orderClass } from '../domain/order-rules.js';
 import { checkQuotedOrderRules } from '../domain/quoted-order-rules.js';

@@ -4,7 +4,7 @@
  * replays never need the store, and no one needs a quote past its expiration. So they stay out
  * of the ledger, which keeps everything for good, and the sweep (./quote-sweeper.ts) deletes
  * them once expired, as the reference's periodic cleanup does. Not a read model: a replay
- * leaves it alone.
+ * leaves it alone, and its table changes by store migrations (MIGRATIONS.md).
  *
  * The table is UNLOGGED: storing a quote waits for no WAL flush, and a crash of PostgreSQL
  * empties it (an order placed after that is quoted afresh, as one placed after expiry is).
@@ -12,39 +12,11 @@
  * given twice.
  */
 import type { Knex } from 'knex';
-import type pg from 'pg';
 import type { StoredQuote } from '../domain/quote.js';
 
 /** Where the store lives: its lookups (src/queries/quotes.ts) read the same table. */
 export const QUOTE_STORE_SCHEMA = 'quote_store';
 const QUOTES = `${QUOTE_STORE_SCHEMA}.quotes`;
-
-/** Serialises the migration across instances starting at once on a fresh database. */
-const LOCK = "SELECT pg_advisory_xact_lock(hashtext('batchbook.quote-store.migration'));";
-
-export async function migrateQuoteStore(pool: pg.Pool): Promise<void> {
-  // One multi-statement query: one transaction, holding the lock until the tables exist.
-  await pool.query(`
-    ${LOCK}
-    CREATE SCHEMA IF NOT EXISTS ${QUOTE_STORE_SCHEMA};
-    CREATE SEQUENCE IF NOT EXISTS batchbook_quote_ids;
-    CREATE UNLOGGED TABLE IF NOT EXISTS ${QUOTES} (
-      network text NOT NULL,
-      id bigint NOT NULL,
-      sell_token text NOT NULL,
-      buy_token text NOT NULL,
-      kind text NOT NULL,
-      expiration timestamptz NOT NULL,
-      -- The whole quote: what an order linked to it embeds.
-      quote jsonb NOT NULL,
-      PRIMARY KEY (network, id)
-    );
-    -- An order without a quote id looks for unexpired quotes of its pair and kind.
-    CREATE INDEX IF NOT EXISTS quotes_by_pair
-      ON ${QUOTES} (network, sell_token, buy_token, kind, expiration);
-    -- The sweep deletes by expiration alone.
-    CREATE INDEX IF NOT EXISTS quotes_by_expiration ON ${QUOTES} (expiration);`);
-}
 
 export interface QuoteStore {
   /** Stores the quote under the next id, which it answers. */

@@ -14,7 +14,7 @@ import {
   newVerification,
   verificationView,
   type VerificationView,
-} from '../domain/destination-verification.js';
+} from '../subscriptions/destination-verification.js';
 import type {
   Address,
   DeliveryChannel,
@@ -23,26 +23,32 @@ import type {
   SubscriptionRemovedV2,
 } from '../domain/events.js';
 import {
-  authoriseSubscriptionAction,
   decideSubscribe,
   findSubscription,
+  signatureUsed,
+  verifiedOnAdding,
+} from '../subscriptions/account.js';
+import {
+  authoriseSubscriptionAction,
+  type SubscriptionCredentials,
+} from '../subscriptions/authorisation.js';
+import {
   parseChannel,
   publicChannel,
-  signatureUsed,
-  subscriptionsTypedData,
-  verifiedOnAdding,
-  type ChannelKind,
   type ChannelRequest,
   type PublicChannel,
+} from '../subscriptions/channels.js';
+import {
+  subscriptionsTypedData,
+  type ChannelKind,
   type SubscriptionAction,
-  type SubscriptionCredentials,
-} from '../domain/subscription-auth.js';
+} from '../subscriptions/typed-data.js';
 import type { Ledger } from '../ledger/port.js';
 import { appendToAccount, loadAccount, type AccountStream } from './account-stream.js';
 import { decideAgainOnConflict } from './decide-again.js';
 import { reject } from './rejection.js';
 
-export type { SubscriptionCredentials } from '../domain/subscription-auth.js';
+export type { SubscriptionCredentials } from '../subscriptions/authorisation.js';
 
 export interface SubscriptionsDeps {
   ledger: Ledger;

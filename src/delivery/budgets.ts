@@ -17,7 +17,7 @@
 import type { Knex } from 'knex';
 import type { NotificationsConfig } from '../config.js';
 import type { DeliveryChannel } from '../domain/events.js';
-import type { OutboxRow } from './outbox.js';
+import type { ClaimedDelivery } from './outbox.js';
 
 export const BUDGETS = 'delivery.budgets';
 
@@ -46,7 +46,7 @@ interface Spend {
 }
 
 /** The budgets a row's message spends (those with a limit). */
-function spendsOf(row: OutboxRow, budgets: Budgets): Spend[] {
+function spendsOf(row: ClaimedDelivery, budgets: Budgets): Spend[] {
   const destination = budgetDestination(row.channel);
   const spends: Spend[] =
     row.message.kind === 'verification'
@@ -81,14 +81,14 @@ function spendsOf(row: OutboxRow, budgets: Budgets): Spend[] {
  */
 export async function spendBudgets(
   db: Knex,
-  rows: readonly OutboxRow[],
+  rows: readonly ClaimedDelivery[],
   budgets: Budgets,
-): Promise<Map<OutboxRow, string>> {
+): Promise<Map<ClaimedDelivery, string>> {
   const wanted = rows
     .filter((row) => row.attempts === 0)
     .map((row) => ({ row, spends: spendsOf(row, budgets) }))
     .filter(({ spends }) => spends.length > 0);
-  const over = new Map<OutboxRow, string>();
+  const over = new Map<ClaimedDelivery, string>();
   if (wanted.length === 0) return over;
   const budgetsOf = new Map<string, Spend>();
   for (const { spends } of wanted) for (const s of spends) budgetsOf.set(s.key, s);

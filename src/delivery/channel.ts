@@ -2,7 +2,7 @@
  * What every delivery channel implements, and the error that tells the worker how a failed
  * attempt should be retried.
  */
-import type { VerificationRequest } from '../domain/destination-verification.js';
+import type { VerificationRequest } from '../subscriptions/destination-verification.js';
 import type { DeliveryChannel } from '../domain/events.js';
 import type { Notice } from '../domain/notices.js';
 

@@ -12,7 +12,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
-import { nonPublicRange, parseIpAddress } from '../domain/ip-ranges.js';
+import { nonPublicRange, parseIpAddress } from '../net/ip-ranges.js';
 import { DeliveryError } from './channel.js';
 
 export interface ResolvedAddress {

@@ -11,7 +11,8 @@
  */
 import type { Knex } from 'knex';
 import type { DeliveryChannel } from '../domain/events.js';
-import type { Notice, OutboxMessage, VerificationRequest } from './channel.js';
+import type { OutboxRow } from '../subscriptions/outbox-row.js';
+import type { OutboxMessage } from './channel.js';
 
 export const OUTBOX = 'delivery.outbox';
 
@@ -29,7 +30,8 @@ const DESTINATION = `(CASE channel->>'kind'
     ELSE coalesce(channel->>'kind', '')
   END)`;
 
-export interface OutboxRow {
+/** A claimed row, as the worker attempts it. */
+export interface ClaimedDelivery {
   noticeId: string;
   subscriptionId: string;
   account: string;
@@ -52,22 +54,13 @@ export interface ClaimOptions {
   busy: ReadonlyMap<string, number>;
 }
 
-interface ClaimedRecord {
-  notice_id: string;
-  subscription_id: string;
-  account: string;
-  channel: DeliveryChannel;
-  notice: Notice | null;
-  verification: VerificationRequest | null;
-  attempts: number;
-  destination: string;
-}
+type ClaimedRecord = OutboxRow & { attempts: number; destination: string };
 
 /**
  * Claims up to `limit` due rows, oldest first, at most `perDestination − busy` per destination;
  * destinations already at their limit are passed over, so rows behind a slow one are reached.
  */
-export async function claimDue(db: Knex, options: ClaimOptions): Promise<OutboxRow[]> {
+export async function claimDue(db: Knex, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
   const keys = [...options.busy.keys()];
   const counts = keys.map((key) => options.busy.get(key) ?? 0);

@@ -38,15 +38,14 @@ import type { Logger } from 'pino';
 import type { NotificationsConfig } from '../config.js';
 import { backoffDelayMs } from './backoff.js';
 import { forgetSpentBudgets, spendBudgets } from './budgets.js';
-import { DeliveryError, describeError, type Channel, type ChannelKind } from './channel.js';
-import type { ChallengeRequest } from '../domain/destination-verification.js';
-import { createEmailChannel } from './channels/email.js';
-import { createTelegramChannel } from './channels/telegram.js';
-import { createWebhookChannel } from './channels/webhook.js';
-import { createWebPushChannel } from './channels/webpush.js';
+import type { ChallengeRequest } from '../subscriptions/destination-verification.js';
+import { createAttempts, Stopped } from './attempt.js';
+import { DeliveryError, describeError, type ChannelKind } from './channel.js';
+import { closeChannels, createChannels, type Clients } from './configured-channels.js';
 import { systemResolver, type Resolver } from './destination.js';
-import { createHttpClient, type HttpClient } from './http.js';
-import { claimDue, recordOutcomes, type Outcome, type OutboxRow } from './outbox.js';
+import { createHttpClient } from './http.js';
+import { createOutcomeBatches } from './outcome-batches.js';
+import { claimDue, type Outcome, type ClaimedDelivery } from './outbox.js';
 
 export interface DeliveryWorkerOptions {
   db: Knex;
@@ -83,47 +82,10 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-type Channels = { [K in ChannelKind]: Channel<K> | { disabled: string } };
-
-/**
- * HTTP clients: one for subscribers' URLs (webhooks, push endpoints), which connects only where
- * the destination policy allows, and one for the operator's (the Bot API).
- */
-interface Clients {
-  subscribers: HttpClient;
-  operator: HttpClient;
-}
-
-/** The channels the configuration enables; a null one fails its rows, saying why. */
-function createChannels(
-  config: DeliveryWorkerOptions['config'],
-  timeoutMs: number,
-  clients: Clients,
-): Channels {
-  return {
-    webhook: createWebhookChannel(clients.subscribers),
-    email: config.email
-      ? createEmailChannel({ ...config.email, timeoutMs })
-      : { disabled: 'e-mail delivery is not configured (SMTP_URL is unset)' },
-    webpush: config.webPush
-      ? createWebPushChannel(config.webPush, clients.subscribers)
-      : {
-          disabled:
-            'web push is not configured (WEB_PUSH_VAPID_PUBLIC_KEY / WEB_PUSH_VAPID_PRIVATE_KEY are unset)',
-        },
-    telegram: config.telegram
-      ? createTelegramChannel(config.telegram, clients.operator)
-      : { disabled: 'Telegram delivery is not configured (TELEGRAM_BOT_TOKEN is unset)' },
-  };
-}
-
-/** The worker stopped during the attempt. */
-class Stopped extends Error {}
-
 /** One destination's rows held by this worker. */
 interface Lane {
   attempting: number;
-  waiting: OutboxRow[];
+  waiting: ClaimedDelivery[];
 }
 
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -146,12 +108,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     operator: createHttpClient(),
   };
   const channels = createChannels(options.config, timeoutMs, clients);
+  const { attempt, abortAll } = createAttempts({ channels, timeoutMs, verified: options.verified });
   const policy = { baseMs: delivery.backoffBaseMs, maxMs: delivery.backoffMaxMs };
 
   let stopped = false;
-  /** Aborts each attempt in flight, when the worker stops. */
-  const aborting = new Set<() => void>();
-  let stopAborted = false;
   const lanes = new Map<string, Lane>();
   /** Rows claimed and not yet recorded. */
   let held = 0;
@@ -161,93 +121,20 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   let refillAt = Infinity;
   let wake: (() => void) | null = null;
 
-  // Outcomes are written in batches: one write in progress, the next one collecting.
-  let pending: { outcome: Outcome; done: () => void }[] = [];
-  let flushing: Promise<void> | null = null;
-  const flush = async () => {
-    while (pending.length > 0) {
-      const batch = pending;
-      pending = [];
-      try {
-        await recordOutcomes(
-          db,
-          batch.map((p) => p.outcome),
-          delivery.maxAttempts,
-        );
-      } catch (error) {
-        // The rows keep their lease; when it runs out they are attempted again.
-        log.warn(
-          { err: error, outcomes: batch.length },
-          'recording delivery outcomes failed; the rows will be retried when their lease ends',
-        );
-      }
-      for (const p of batch) p.done();
-    }
-  };
-  const record = (outcome: Outcome) =>
-    new Promise<void>((resolve) => {
-      pending.push({ outcome, done: resolve });
-      flushing ??= flush().finally(() => (flushing = null));
-    });
+  const outcomes = createOutcomeBatches(db, delivery.maxAttempts, log);
 
-  const attempt = async (row: OutboxRow): Promise<void> => {
-    const channel = channels[row.channel.kind] as Channel | { disabled: string } | undefined;
-    if (!channel) throw new DeliveryError('unknown channel kind', { permanent: true });
-    if ('disabled' in channel) throw new DeliveryError(channel.disabled, { permanent: true });
-    // One controller per attempt, aborted at its deadline or by `stop()` (cheaper than
-    // AbortSignal.any on a signal that lives as long as the worker).
-    const controller = new AbortController();
-    let abort = (_reason: 'deadline' | 'stopped') => {};
-    // Channels that cannot take a signal (SMTP) are abandoned at the deadline all the same.
-    const aborted = new Promise<never>((_, reject) => {
-      abort = (reason) => {
-        controller.abort();
-        reject(reason === 'stopped' ? new Stopped() : new Error('deadline'));
-      };
-    });
-    aborted.catch(() => undefined);
-    const timer = setTimeout(() => abort('deadline'), timeoutMs);
-    const stop = () => abort('stopped');
-    aborting.add(stop);
-    const send = async () => {
-      const { message } = row;
-      if (message.kind === 'notice') {
-        return channel.deliver(message.notice, row.channel, controller.signal);
-      }
-      if (!channel.verify) {
-        throw new DeliveryError(`no verification is sent by ${row.channel.kind}`, {
-          permanent: true,
-        });
-      }
-      await channel.verify(message.request, row.channel, controller.signal);
-      if (message.request.method === 'webhookChallenge') await options.verified(message.request);
-    };
-    try {
-      await Promise.race([send(), aborted]);
-    } catch (error) {
-      if (stopAborted) throw new Stopped();
-      if (controller.signal.aborted && !(error instanceof DeliveryError)) {
-        throw new DeliveryError(`no answer within ${timeoutMs} ms`, { cause: error });
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      aborting.delete(stop);
-    }
-  };
-
-  const keyOf = (row: OutboxRow) => ({
+  const keyOf = (row: ClaimedDelivery) => ({
     noticeId: row.noticeId,
     subscriptionId: row.subscriptionId,
   });
 
-  const deliveryOutcome = (row: OutboxRow, outcome: Outcome): DeliveryOutcome => {
+  const deliveryOutcome = (row: ClaimedDelivery, outcome: Outcome): DeliveryOutcome => {
     if (outcome.kind === 'delivered') return 'delivered';
     const given = outcome.kind === 'failed' && outcome.permanent;
     return given || row.attempts + 1 >= delivery.maxAttempts ? 'failed' : 'retrying';
   };
 
-  const outcomeOf = (row: OutboxRow, error: unknown): Outcome => {
+  const outcomeOf = (row: ClaimedDelivery, error: unknown): Outcome => {
     if (error instanceof Stopped) return { ...keyOf(row), kind: 'released' };
     const message = describeError(error);
     const permanent = error instanceof DeliveryError && error.permanent;
@@ -270,11 +157,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   };
 
   /** Records `outcome` and lets go of the row. */
-  const settle = (row: OutboxRow, outcome: Outcome) => {
+  const settle = (row: ClaimedDelivery, outcome: Outcome) => {
     if (outcome.kind !== 'released') {
       options.observer?.attempted(row.channel.kind, deliveryOutcome(row, outcome));
     }
-    const task = record(outcome)
+    const task = outcomes
+      .record(outcome)
       .catch((error: unknown) =>
         log.warn({ err: error, noticeId: row.noticeId }, 'recording a delivery failed'),
       )
@@ -318,8 +206,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   /** Rows over a budget fail at once; the others go to their destinations' lanes. */
   let forgottenAt = 0;
-  const admit = async (rows: OutboxRow[]) => {
-    let over: Map<OutboxRow, string>;
+  const admit = async (rows: ClaimedDelivery[]) => {
+    let over: Map<ClaimedDelivery, string>;
     try {
       over = await spendBudgets(db, rows, delivery.budgets);
     } catch (error) {
@@ -347,7 +235,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
   };
 
-  const take = (rows: OutboxRow[]) => {
+  const take = (rows: ClaimedDelivery[]) => {
     const touched = new Map<string, Lane>();
     for (const row of rows) {
       held += 1;
@@ -417,21 +305,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     // Rows waiting their turn go back at once.
     for (const [destination, lane] of lanes) pump(destination, lane);
     if (running.size > 0) {
-      const grace = setTimeout(() => {
-        stopAborted = true;
-        for (const abort of aborting) abort();
-      }, stopGraceMs);
+      const grace = setTimeout(abortAll, stopGraceMs);
       while (running.size > 0) await Promise.all([...running]);
       clearTimeout(grace);
     }
-    await flushing;
-    await Promise.all(
-      Object.values(channels).map(async (channel) => {
-        if ('close' in channel && channel.close) await channel.close().catch(() => undefined);
-      }),
-    );
-    clients.subscribers.close();
-    clients.operator.close();
+    await outcomes.written();
+    await closeChannels(channels, clients);
   };
   return {
     stop: () => (stopping ??= shutDown()),

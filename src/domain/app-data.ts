@@ -5,11 +5,11 @@
  * reference's `Validator::validate`: a size limit, a JSON object at the root, and well-formed
  * values for the protocol keys of `metadata`; every other key is the client's business.
  */
-import { keccak256 } from './keccak.js';
+import { keccak256 } from '../bytes/keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { parseUint256 } from './amounts.js';
 import type { Address, Hex, OrderUid } from './events.js';
-import { bytesToHex, parseAddress, parseHexBytes, parseOrderUid } from './hex.js';
+import { bytesToHex, parseAddress, parseHexBytes, parseOrderUid } from '../bytes/hex.js';
 import { duplicateKey } from './json-duplicate-keys.js';
 
 export const EMPTY_APP_DATA_DOCUMENT = '{}';

@@ -6,11 +6,11 @@
  * encoder: the type hashes and the constant string fields are hashed once at load, the struct is
  * written straight into one buffer, and domain separators are memoised (DESIGN §9).
  */
-import { keccak256 } from './keccak.js';
+import { keccak256 } from '../bytes/keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { MAX_UINT256 } from './amounts.js';
 import type { Address, Hex, OrderData, OrderUid } from './events.js';
-import { bytesToHex } from './hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 
 const keccakText = (s: string): Uint8Array => keccak256(utf8ToBytes(s));
 

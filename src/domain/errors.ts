@@ -68,6 +68,9 @@ export const ERROR_TYPES = [
   'ChannelNotConfigured',
   // operators' endpoints
   'AdminApiDisabled',
+  // the web app and its live stream
+  'WebAppNotBuilt',
+  'TooManyStreams',
   // the request itself
   'InvalidJson',
   'InvalidBody',

@@ -3,18 +3,18 @@
  * ids from the fact itself (an order UID, chain coordinates) makes retries and re-read chain
  * logs harmless.
  *
- * The hash is keccak-256 through js-sha3: the same digest as `@noble/hashes` (ids must never
- * change: the ledger and the delivery outbox de-duplicate by them), about 2.5× faster, and a
- * replay derives one id per notice (measured: noble's keccak was a quarter of the notices
- * projector's CPU).
+ * The hash is keccak-256 through js-sha3 (src/bytes/keccak.ts): the same digest as
+ * `@noble/hashes` (ids must never change: the ledger and the delivery outbox de-duplicate by
+ * them), about 2.5× faster, and a replay derives one id per notice (measured: noble's keccak was
+ * a quarter of the notices projector's CPU).
  */
-import jsSha3 from 'js-sha3';
+import { keccak256Hex } from '../bytes/keccak.js';
 
 const encoder = new TextEncoder();
 
 /** A UUID (version-8 layout, RFC 9562) derived from the parts' keccak hash. */
 export function deterministicEventId(...parts: readonly (string | number)[]): string {
-  const hex = jsSha3.keccak256.hex(encoder.encode(parts.join('\u001f')));
+  const hex = keccak256Hex(encoder.encode(parts.join('\u001f')));
   // Version 8 in the high nibble of byte 6; the RFC 9562 variant (0b10) in byte 8.
   const version = `8${hex[13]}`;
   const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);

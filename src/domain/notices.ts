@@ -1,6 +1,6 @@
 /**
  * Account notices (seed §2.6, §6): what the notices projector tells an order's owner, derived
- * from the ledger alone. Everything here is pure: ids, the fill test, surplus, the ledger's
+ * from the ledger alone. Everything here is pure: ids, surplus, the ledger's
  * clock for expiry, and the human-readable messages.
  *
  * Amounts are atoms (bigint); messages show them in token units where src/domain/token-units.ts
@@ -10,6 +10,7 @@ import { deterministicEventId } from './event-ids.js';
 import type { Address, OrderKind, OrderUid } from './events.js';
 import { networkByName } from './networks.js';
 import { formatTokenAmount, formatUnits, tokenName, tokenUnits } from './token-units.js';
+import { executedAmount, fullAmount, type ExecutedSums } from './trade-execution.js';
 
 export const NOTICE_TYPES = [
   'order_filled',
@@ -58,13 +59,6 @@ export interface NoticeOrder {
   kind: OrderKind;
 }
 
-/** The sums over an order's canonical trades; `sell` includes the fee. */
-export interface Executed {
-  sell: bigint;
-  buy: bigint;
-  fee: bigint;
-}
-
 /** One trade: sell atoms transferred (fee included), buy atoms received, and the fee. */
 export interface TradeAmounts {
   sellAmount: bigint;
@@ -84,24 +78,6 @@ export function noticeId(
   ...discriminator: readonly (string | number)[]
 ): string {
   return deterministicEventId('notice', type, network, uid, ...discriminator);
-}
-
-/** The executed amount in the order's kind's unit: sell atoms before fees, or buy atoms. */
-export function executedAmount(kind: OrderKind, executed: Executed): bigint {
-  return kind === 'sell' ? executed.sell - executed.fee : executed.buy;
-}
-
-/** The order's full amount in its kind's unit. */
-export function fullAmount(order: Pick<NoticeOrder, 'kind' | 'sellAmount' | 'buyAmount'>): bigint {
-  return order.kind === 'sell' ? order.sellAmount : order.buyAmount;
-}
-
-/** Executed in full: sell orders by sell atoms before fees, buy orders by buy atoms. */
-export function isFilled(
-  order: Pick<NoticeOrder, 'kind' | 'sellAmount' | 'buyAmount'>,
-  executed: Executed,
-): boolean {
-  return executedAmount(order.kind, executed) >= fullAmount(order);
 }
 
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
@@ -187,7 +163,7 @@ export function describeOrder(o: NoticeOrder): string {
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "0.5 of 1 WETH" in the order's kind's token. */
-function progress(o: NoticeOrder, executed: Executed): string {
+function progress(o: NoticeOrder, executed: ExecutedSums): string {
   const token = o.kind === 'sell' ? o.sellToken : o.buyToken;
   const done = executedAmount(o.kind, executed);
   const full = fullAmount(o);
@@ -201,7 +177,7 @@ function traded(o: NoticeOrder, sold: bigint, bought: bigint): string {
   return `${amount(o, o.sellToken, sold)} sold for ${amount(o, o.buyToken, bought)}`;
 }
 
-export function filledMessage(o: NoticeOrder, executed: Executed): string {
+export function filledMessage(o: NoticeOrder, executed: ExecutedSums): string {
   return `${capitalised(describeOrder(o))} was filled: ${traded(
     o,
     executed.sell - executed.fee,
@@ -212,7 +188,7 @@ export function filledMessage(o: NoticeOrder, executed: Executed): string {
 export function partiallyFilledMessage(
   o: NoticeOrder,
   trade: TradeAmounts,
-  executed: Executed,
+  executed: ExecutedSums,
 ): string {
   return `${capitalised(describeOrder(o))} was partially filled: ${traded(
     o,
@@ -238,7 +214,7 @@ export function cancelledMessage(o: NoticeOrder, source: 'api' | 'chain'): strin
   return `${capitalised(describeOrder(o))} was cancelled ${how}.`;
 }
 
-export function expiredMessage(o: NoticeOrder, executed: Executed): string {
+export function expiredMessage(o: NoticeOrder, executed: ExecutedSums): string {
   const done = executedAmount(o.kind, executed);
   const outcome = done > 0n ? `with ${progress(o, executed)} filled` : 'without being filled';
   return `${capitalised(describeOrder(o))} expired ${outcome}.`;

@@ -7,11 +7,11 @@
  * not enforce EIP-2's low-s rule, and neither does libsecp256k1's recovery). v is 27/28, or
  * 0/1 which the API normalises to 27/28. Anything else recovers to null; nothing here throws.
  */
-import { keccak256 } from './keccak.js';
+import { keccak256 } from '../bytes/keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import secp256k1 from 'secp256k1';
 import type { Address, Hex } from './events.js';
-import { bytesToHex } from './hex.js';
+import { bytesToHex } from '../bytes/hex.js';
 
 export type EcdsaScheme = 'eip712' | 'ethsign';
 

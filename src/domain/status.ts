@@ -3,6 +3,7 @@
  * (reference §3, `calculate_status`): the first matching rule wins.
  */
 import type { OrderKind } from './events.js';
+import { isFilled } from './trade-execution.js';
 
 export type OrderStatus = 'presignaturePending' | 'open' | 'fulfilled' | 'cancelled' | 'expired';
 
@@ -25,15 +26,14 @@ export interface StatusInputs {
   unplaceable?: boolean;
 }
 
-export function isFulfilled(s: StatusInputs): boolean {
-  return s.kind === 'buy'
-    ? s.executedBuyAmount !== 0n && s.executedBuyAmount === s.buyAmount
-    : s.executedSellAmount !== 0n && s.executedSellAmount - s.executedFeeAmount === s.sellAmount;
-}
-
 /** `nowSeconds` is Unix time; an order expires once `validTo < now` (strictly). */
 export function orderStatus(s: StatusInputs, nowSeconds: number): OrderStatus {
-  if (isFulfilled(s)) return 'fulfilled';
+  const executed = {
+    sell: s.executedSellAmount,
+    buy: s.executedBuyAmount,
+    fee: s.executedFeeAmount,
+  };
+  if (isFilled(s, executed)) return 'fulfilled';
   if (s.invalidated || s.unplaceable) return 'cancelled';
   if (s.validTo < nowSeconds) return 'expired';
   if (s.presignaturePending) return 'presignaturePending';

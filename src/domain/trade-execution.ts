@@ -4,7 +4,7 @@
  * CIP-38 scores. Shared by every solver and by the referee, which must agree with the contract.
  */
 import { MAX_UINT256 } from './amounts.js';
-import type { Address, OrderUid } from './events.js';
+import type { Address, OrderKind, OrderUid } from './events.js';
 import type { OrderTerms } from './order-terms.js';
 
 /** A trade as a solution states it: which order, and how much of it. */
@@ -21,15 +21,36 @@ export interface Executed {
   buy: bigint;
 }
 
+/** The sums over an order's trades: `sell` includes the fee the trades charged. */
+export interface ExecutedSums extends Executed {
+  fee: bigint;
+}
+
 /** SafeMath `mul`: null where the contract reverts on overflow. */
 function mul(a: bigint, b: bigint): bigint | null {
   const product = a * b;
   return product > MAX_UINT256 ? null : product;
 }
 
+type SignedAmounts = Pick<OrderTerms, 'kind' | 'sellAmount' | 'buyAmount'>;
+
 /** What the contract counts fills in: sell atoms for sell orders, buy atoms for buy orders. */
-export function fullAmount(order: OrderTerms): bigint {
+export function fullAmount(order: SignedAmounts): bigint {
   return order.kind === 'sell' ? order.sellAmount : order.buyAmount;
+}
+
+/** Executed so far in the unit of `fullAmount`: sell atoms before fees, or buy atoms. */
+export function executedAmount(kind: OrderKind, executed: ExecutedSums): bigint {
+  return kind === 'sell' ? executed.sell - executed.fee : executed.buy;
+}
+
+/**
+ * Executed in full, as the contract counts fills (it never lets a fill exceed the full amount):
+ * the one rule behind the `fulfilled` status and the filled notice.
+ */
+export function isFilled(order: SignedAmounts, executed: ExecutedSums): boolean {
+  const done = executedAmount(order.kind, executed);
+  return done !== 0n && done >= fullAmount(order);
 }
 
 /**

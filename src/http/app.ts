@@ -15,6 +15,7 @@ import { auctionRouter } from './routes/auction.js';
 import { competitionRouter } from './routes/competition.js';
 import { docsRouter } from './routes/docs.js';
 import { healthRouter, networkReadinessRouter } from './routes/health.js';
+import { liveRouter } from './routes/live.js';
 import { metaRouter } from './routes/meta.js';
 import { notificationsRouter } from './routes/notifications.js';
 import { ordersRouter } from './routes/orders.js';
@@ -22,6 +23,7 @@ import { quotesRouter } from './routes/quotes.js';
 import { subscriptionsRouter } from './routes/subscriptions.js';
 import { tokensRouter } from './routes/tokens.js';
 import { tradesRouter } from './routes/trades.js';
+import { webAppRouter } from './routes/web-app.js';
 
 export function createHttpApp(deps: HttpDeps): Koa {
   const app = new Koa();
@@ -45,6 +47,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     tradesRouter(deps),
     competitionRouter(deps),
     networkReadinessRouter(deps),
+    liveRouter(deps),
   ]) {
     perNetwork.use(area.routes());
   }
@@ -63,6 +66,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(within(/^\/accounts\//i, notificationsRouter(deps)));
   // Liveness and readiness probes, open to all.
   app.use(within(/^\/(healthz|ready)\/?$/i, healthRouter(deps)));
+  // The web app: its page and its assets, on the API's origin.
+  app.use(within(/^\/(index\.html)?$|^\/assets\/[^/]+$/i, webAppRouter()));
   // Operators' endpoints (`/metrics`), behind the admin API key.
   app.use(within(/^\/metrics\/?$/i, adminRouter(deps)));
   // The API described: `/openapi.json` and its reference page, `/docs`.

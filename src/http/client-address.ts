@@ -5,7 +5,7 @@
  * budgets); an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, as a dual-stack socket or a proxy may
  * show an IPv4 caller) as its IPv4 address, so that one caller is one client however it shows.
  */
-import { parseIpAddress } from '../domain/ip-ranges.js';
+import { parseIpAddress } from '../net/ip-ranges.js';
 
 const MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 

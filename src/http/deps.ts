@@ -12,13 +12,15 @@ import type {
   SubscriptionCredentials,
   UnsubscribeResult,
 } from '../commands/subscriptions.js';
-import type { SubscriptionsTypedData } from '../domain/subscription-auth.js';
+import type { SubscriptionsTypedData } from '../subscriptions/typed-data.js';
 import type { Address, Hex } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { AppDataQueries } from '../queries/app-data.js';
 import type { AuctionQueries } from '../queries/auctions.js';
 import type { CompetitionQueries } from '../queries/competitions.js';
+import type { LedgerFeed } from '../queries/ledger-feed.js';
 import type { NoticeQueries } from '../queries/notices.js';
+import type { OrderHistoryQueries } from '../queries/order-history.js';
 import type { OrderQueries } from '../queries/orders.js';
 import type { SubscriptionQueries } from '../queries/subscriptions.js';
 import type { TokenHolderQueries } from '../queries/token-holders.js';
@@ -78,6 +80,7 @@ export interface HttpDeps {
   commands: Commands;
   queries: {
     orders: OrderQueries;
+    orderHistory: OrderHistoryQueries;
     appData: AppDataQueries;
     tokenHolders: TokenHolderQueries;
     trades: TradeQueries;
@@ -86,6 +89,8 @@ export interface HttpDeps {
     subscriptions: SubscriptionQueries;
     notices: NoticeQueries;
   };
+  /** The ledger as it moves, one subscription shared by every live stream. */
+  ledgerFeed: LedgerFeed;
   /** Resolves once the named projector has applied the ledger position (bounded wait). */
   readYourWrites(projector: 'orders' | 'app-data' | 'notices', position: string): Promise<void>;
   clock: () => Date;

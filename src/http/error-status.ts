@@ -63,6 +63,8 @@ export const STATUS_OF: Readonly<Record<ErrorType, number>> = {
   NotificationsDisabled: 503,
   ChannelNotConfigured: 400,
   AdminApiDisabled: 503,
+  WebAppNotBuilt: 503,
+  TooManyStreams: 503,
   InvalidJson: 400,
   InvalidBody: 400,
   PayloadTooLarge: 413,
@@ -88,5 +90,6 @@ export const STATUS_OF: Readonly<Record<ErrorType, number>> = {
 export const AS_CONFIGURED: ReadonlySet<ErrorType> = new Set([
   'NotificationsDisabled',
   'AdminApiDisabled',
+  'WebAppNotBuilt',
   'NetworkNotLive',
 ]);

@@ -3,7 +3,7 @@
  * accepted with or without `0x` and in any case; malformed ones get a 400 naming them.
  */
 import type { Address, Hex, OrderUid } from '../domain/events.js';
-import { parseAddress, parseHexBytes, parseOrderUid } from '../domain/hex.js';
+import { parseAddress, parseHexBytes, parseOrderUid } from '../bytes/hex.js';
 import { ApiError } from './errors.js';
 
 const invalid = (what: string, value: string) =>

@@ -13,23 +13,17 @@ export type LedgerChoice = { kind: 'postgres' } | { kind: 'eventstoredb'; url: s
 export interface LedgerOptions {
   /** The PostgreSQL ledger's connections. */
   pool: pg.Pool;
-  /** Whether its tables exist already (the start-up pass made them): no migration then. */
-  migrated?: boolean;
   /** Failures it retries (a dropped subscription, a lost connection). */
   onError?: (err: unknown) => void;
   /** Refuses events whose payload its schema does not accept (a writer's ledger). */
   check?: PayloadCheck;
 }
 
-export async function openLedger(choice: LedgerChoice, options: LedgerOptions): Promise<Ledger> {
-  const { pool, migrated, onError, check } = options;
+export function openLedger(choice: LedgerChoice, options: LedgerOptions): Ledger {
+  const { pool, onError, check } = options;
   const ledger =
     choice.kind === 'postgres'
-      ? await createPostgresLedger({
-          pool,
-          ...(migrated === undefined ? {} : { migrated }),
-          ...(onError ? { onError } : {}),
-        })
+      ? createPostgresLedger({ pool, ...(onError ? { onError } : {}) })
       : createEventStoreLedger({ connectionString: choice.url, ...(onError ? { onError } : {}) });
   return check ? withPayloadChecks(ledger, check) : ledger;
 }

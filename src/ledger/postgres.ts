@@ -3,8 +3,8 @@
  *
  * Appends go through group commit (postgres-group-commit.ts); reads only see rows no later commit
  * can precede (postgres-read.ts); subscriptions page on from their cursor, woken by LISTEN/NOTIFY
- * and by a poll (postgres-subscription.ts). The tables are created on start-up
- * (postgres-schema.ts).
+ * and by a poll (postgres-subscription.ts). Its tables are the store migrations' (the service's
+ * start-up pass applies them; MIGRATIONS.md describes them): they must exist before it is made.
  *
  * Readers wait for the oldest running transaction of the whole cluster, so a transaction left
  * open anywhere stalls every subscription. The ledger itself never keeps one open across round
@@ -24,7 +24,6 @@ import {
   toRecordedEvent,
   type EventRow,
 } from './postgres-rows.js';
-import { migrateLedger } from './postgres-schema.js';
 import { sharedPageReads, type SharedPageRead } from './postgres-shared-pages.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import type {
@@ -52,11 +51,6 @@ export interface PostgresLedgerOptions {
   maxConcurrentBatches?: number;
   /** How long a subscription waits for a notification before reading anyway. Default 250 ms. */
   pollIntervalMs?: number;
-  /**
-   * True when the caller has created the ledger's tables already (`migrateLedger`, as the
-   * service's start-up pass does); default false: created here if needed.
-   */
-  migrated?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,11 +59,7 @@ const SUBSCRIPTION_PAGE = 500;
 
 const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM ledger_events WHERE stream_id = $1 ORDER BY revision`;
 
-/** Creates the ledger's tables if needed (safe when several processes start at once). */
-export async function createPostgresLedger(
-  options: PostgresLedgerOptions,
-): Promise<PostgresLedger> {
-  if (!options.migrated) await migrateLedger(options.pool);
+export function createPostgresLedger(options: PostgresLedgerOptions): PostgresLedger {
   return new PostgresLedger(options);
 }
 
@@ -83,7 +73,6 @@ export class PostgresLedger implements Ledger {
   private readonly subscriptions = new Set<PostgresSubscription>();
   private closed = false;
 
-  /** Use `createPostgresLedger`, which also creates the tables. */
   constructor(options: PostgresLedgerOptions) {
     this.pool = options.pool;
     const notifyChannel = options.notifyChannel ?? 'batchbook_ledger';

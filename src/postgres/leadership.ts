@@ -1,30 +1,17 @@
 /**
- * One active instance of a role (a projector, a network's chain indexer): a session advisory
- * lock held on a dedicated connection. Waiting instances block inside `pg_advisory_lock`; when
+ * The roles' leader locks (src/ledger/leadership.ts) as PostgreSQL holds them: a session advisory
+ * lock on a dedicated connection, the key's two parts hashed by Postgres. Waiting instances block inside `pg_advisory_lock`; when
  * the holder's session ends (stop, crash, lost network) Postgres releases the lock and one
  * waiter takes over.
  */
 import pg from 'pg';
-
-/** The two-key form (namespace, name), hashed by Postgres. */
-export type LeaderKey = readonly [namespace: string, name: string];
-
-export interface Leadership {
-  /** Resolves once this session holds the lock; rejects if the connection fails first. */
-  readonly acquired: Promise<void>;
-  /** True while this session holds the lock. */
-  readonly held: boolean;
-  /** True once the session is gone, and the lock with it. */
-  readonly lost: boolean;
-  /** Ends the session, which releases the lock or abandons the wait. */
-  release(): Promise<void>;
-}
+import type { LeaderKey, Leadership, RequestLeadership } from '../ledger/leadership.js';
 
 /**
  * `requestLeadership` with its sessions opened on `connection`: the form the composition root
  * hands to the rooms that elect a leader, which know a role's key but not how it is locked.
  */
-export function leadershipOn(connection: pg.ClientConfig) {
+export function leadershipOn(connection: pg.ClientConfig): RequestLeadership {
   return (key: LeaderKey, onLost: (err: unknown) => void): Leadership =>
     requestLeadership(connection, key, onLost);
 }

@@ -40,9 +40,8 @@ async function start(): Promise<ProjectionEngine> {
   pool.on('error', (err) => reportError(err));
   opened.push(() => pool.end());
   // The thread only reads the ledger, whose tables its starter has created.
-  const ledger = await openLedger(data.ledger, {
+  const ledger = openLedger(data.ledger, {
     pool,
-    migrated: true,
     onError: (err) => reportError(err),
   });
   opened.push(() => ledger.close());

@@ -13,8 +13,20 @@ export interface ApiAuction {
   surplusCapturingJitOrderOwners: Address[];
 }
 
+/** One auction of a network's recent ones (GET /api/v1/auctions): what to look up further. */
+export interface AuctionSummary {
+  id: number;
+  block: number;
+  cutAt: string;
+  orders: number;
+  filtered: number;
+  solutions: number;
+}
+
 export interface AuctionQueries {
   latest(network: string): Promise<ApiAuction | null>;
+  /** The network's last `limit` recorded auctions, newest first. */
+  recent(network: string, limit: number): Promise<AuctionSummary[]>;
 }
 
 interface AuctionRow {
@@ -34,6 +46,11 @@ interface Built {
 export function createAuctionQueries(db: Knex, schema = 'read'): AuctionQueries {
   const t = (name: string) => table(schema, name);
   const latestIdSql = `SELECT id FROM ${t('auctions')} WHERE network = ? ORDER BY id DESC LIMIT 1`;
+  const recentSql = `SELECT a.id, a.block, a.cut_at, cardinality(a.order_uids) AS orders,
+      cardinality(a.filtered_uids) AS filtered,
+      (SELECT count(*) FROM ${t('competition_solutions')} s
+        WHERE s.network = a.network AND s.auction_id = a.id) AS solutions
+    FROM ${t('auctions')} a WHERE a.network = ? ORDER BY a.id DESC LIMIT ?`;
   const auctionSql = `SELECT block, extract(epoch FROM cut_at)::bigint AS cut_at, prices,
       order_uids, order_executed::text[] AS order_executed
     FROM ${t('auctions')} WHERE network = ? AND id = ?`;
@@ -75,6 +92,26 @@ export function createAuctionQueries(db: Knex, schema = 'read'): AuctionQueries 
     if (latest.get(network)?.answer === answer) latest.delete(network);
   };
   return {
+    async recent(network, limit) {
+      const { rows } = await db.raw<{
+        rows: {
+          id: string;
+          block: string;
+          cut_at: Date;
+          orders: number;
+          filtered: number;
+          solutions: string;
+        }[];
+      }>(recentSql, [network, limit]);
+      return rows.map((row) => ({
+        id: Number(row.id),
+        block: Number(row.block),
+        cutAt: row.cut_at.toISOString(),
+        orders: row.orders,
+        filtered: row.filtered,
+        solutions: Number(row.solutions),
+      }));
+    },
     async latest(network) {
       const { rows } = await db.raw<{ rows: { id: string }[] }>(latestIdSql, [network]);
       const id = rows[0]?.id;

@@ -14,7 +14,7 @@ export interface NoticeQueries {
   /**
    * Whether an auction cut at `nowSeconds` would expire an order of `network`: one the notices
    * read model has open, past its `validTo`, and not held by a winning settlement that may still
-   * land (projections/notices/batch.ts). Then the autopilot cuts an auction though it has
+   * land (projections/notices/derive-notices.ts). Then the autopilot cuts an auction though it has
    * nothing to solve, so that the ledger's clock passes the expiry.
    */
   expiryDue(network: string, nowSeconds: number): Promise<boolean>;

@@ -5,9 +5,12 @@
  * subscription's keys, an e-mail's code or a webhook's challenge.
  */
 import type { Knex } from 'knex';
-import { verificationView, type VerificationView } from '../domain/destination-verification.js';
+import {
+  verificationView,
+  type VerificationView,
+} from '../subscriptions/destination-verification.js';
 import type { Address, DeliveryChannel, DestinationVerification } from '../domain/events.js';
-import { publicChannel, type PublicChannel } from '../domain/subscription-auth.js';
+import { publicChannel, type PublicChannel } from '../subscriptions/channels.js';
 import { table } from './schema.js';
 
 export interface ListedSubscription {

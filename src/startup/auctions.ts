@@ -11,13 +11,13 @@ import { settlementFeedback } from '../auction/settlement-feedback.js';
 import { createSolverQuotes, type SolverQuotes } from '../auction/solver-quotes.js';
 import type { Solver } from '../auction/solver.js';
 import { startSolverThread, type SolverThread } from '../auction/solver-thread/thread.js';
-import { devnetSolver } from '../chain/devnet/deploy.js';
+import { devnetSolver } from '../chain/devnet/accounts.js';
 import { createTokenFacts } from '../chain/token-facts.js';
 import type { Config } from '../config.js';
 import type { Address } from '../domain/events.js';
 import { networkByName, type Network } from '../domain/networks.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { createSequence } from '../postgres/sequence.js';
+import { sequenceIds } from '../postgres/sequence.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
 import type { Chains } from './chains.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -47,7 +47,7 @@ export async function startAuctions(
   shared: AuctionSources,
   projections: ProjectionThreadEngine,
 ): Promise<Auctions> {
-  const nextAuctionId = await createSequence(shared.infra.pool, 'batchbook_auction_ids');
+  const nextAuctionId = sequenceIds(shared.infra.pool, 'batchbook_auction_ids');
   // Stopped after the autopilots and quotes that ask it (a lifetime closes in reverse).
   const solverThread = shared.config.auction.builtinSolver
     ? startBuiltinSolverThread(shared)

@@ -14,6 +14,7 @@ import { createHttpServer } from '../http/server.js';
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { translateDatabaseErrors } from '../postgres/database-unavailable.js';
+import { createLedgerFeed, type LedgerFeed } from '../queries/ledger-feed.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
 import type { Readiness } from '../readiness.js';
 import { StartupError } from '../startup-error.js';
@@ -53,7 +54,8 @@ export async function serveHttpApi(parts: HttpParts): Promise<ServingApi> {
     : createMemoryRateLimitStore({ clock: parts.clock });
   life.onStop(() => rateLimitStore.close());
 
-  const server = createHttpServer(createHttpApp(httpDeps(parts, rateLimitStore)), {
+  const ledgerFeed = startLedgerFeed(parts);
+  const server = createHttpServer(createHttpApp(httpDeps(parts, rateLimitStore, ledgerFeed)), {
     ...config.http,
     trustedProxies: config.trustedProxies,
   });
@@ -65,6 +67,8 @@ export async function serveHttpApi(parts: HttpParts): Promise<ServingApi> {
         server.closeIdleConnections();
       }),
   );
+  // Before the server: its streams never end by themselves, and the server's close waits for them.
+  life.onStop(() => ledgerFeed.stop());
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const metricsServer =
@@ -81,7 +85,28 @@ export async function serveHttpApi(parts: HttpParts): Promise<ServingApi> {
   return { url: `http://${host}:${port}`, metricsUrl: metricsServer?.url ?? null };
 }
 
-function httpDeps(parts: HttpParts, rateLimitStore: RateLimitStore): HttpDeps {
+/** The live streams' one ledger subscription; it tells of an event once the read models show it. */
+function startLedgerFeed({ config, infra, projections, life }: HttpParts): LedgerFeed {
+  return createLedgerFeed({
+    subscribe: (after, options) => infra.ledger.subscribe(after, options),
+    readModelsPosition: () => projections.checkpoint('auctions'),
+    projected: async (position) =>
+      (
+        await Promise.all(
+          (['orders', 'auctions', 'trades'] as const).map((projector) =>
+            projections.waitFor(projector, position, config.readYourWritesTimeoutMs),
+          ),
+        )
+      ).every(Boolean),
+    onError: life.warn('ledger feed failed'),
+  });
+}
+
+function httpDeps(
+  parts: HttpParts,
+  rateLimitStore: RateLimitStore,
+  ledgerFeed: LedgerFeed,
+): HttpDeps {
   const { config, infra, chains, projections, queries, readiness, metrics } = parts;
   const { logger } = infra;
   return {
@@ -90,6 +115,7 @@ function httpDeps(parts: HttpParts, rateLimitStore: RateLimitStore): HttpDeps {
     commands: translateDatabaseErrors(parts.commands),
     queries: {
       orders: translateDatabaseErrors(queries.orders),
+      orderHistory: translateDatabaseErrors(queries.orderHistory),
       appData: translateDatabaseErrors(queries.appData),
       tokenHolders: translateDatabaseErrors(queries.tokenHolders),
       trades: translateDatabaseErrors(queries.trades),
@@ -98,6 +124,7 @@ function httpDeps(parts: HttpParts, rateLimitStore: RateLimitStore): HttpDeps {
       subscriptions: translateDatabaseErrors(queries.subscriptions),
       notices: translateDatabaseErrors(queries.notices),
     },
+    ledgerFeed,
     readYourWrites: async (projector, position) => {
       const began = performance.now();
       const caughtUp = await projections.waitFor(

@@ -20,7 +20,7 @@ import {
 } from '../postgres/connection-options.js';
 import { openDatabase, type Database } from '../postgres/database.js';
 import { leadershipOn } from '../postgres/leadership.js';
-import type { RequestLeadership } from '../chain/ports.js';
+import type { RequestLeadership } from '../ledger/leadership.js';
 import { runStartupMigrations } from '../startup-migrations.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -63,14 +63,13 @@ export async function openInfrastructure(
   life.onStop(() => database.stop());
 
   const deadlines = { ...DEFAULT_POSTGRES_DEADLINES, ...postgresDeadlines };
-  await runStartupMigrations(database.url, deadlines, config.ledger);
+  await runStartupMigrations(database.url, deadlines);
   const pool = createPool(database.url, deadlines, POOL_MAX);
   pool.on('error', life.warn('idle PostgreSQL connection failed'));
   life.onStop(() => pool.end());
-  const ledger = await openLedger(config.ledger, {
+  // On the tables the start-up pass above made, free of the statement deadline this pool keeps.
+  const ledger = openLedger(config.ledger, {
     pool,
-    // Migrated by the start-up pass above, free of the statement deadline this pool keeps.
-    migrated: true,
     onError: life.warn('ledger connection failed; retrying'),
     check: eventPayloadProblem,
   });

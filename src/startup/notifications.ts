@@ -13,7 +13,7 @@ import { DeliveryError } from '../delivery/channel.js';
 import { telegramUpdatesStep } from '../delivery/channels/telegram-updates.js';
 import { createHttpClient } from '../delivery/http.js';
 import { startDeliveryWorker, type DeliveryObserver } from '../delivery/worker.js';
-import { subscriptionsDomainSeparator } from '../domain/subscription-auth.js';
+import { subscriptionsDomainSeparator } from '../subscriptions/typed-data.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
 import type { Chains } from './chains.js';
 import type { Infrastructure } from './infrastructure.js';

@@ -71,7 +71,7 @@ export async function startService(
       heapLimitMb: config.projectionThreadHeapMb,
     });
     life.onStop(() => projections.stop());
-    const queries = createQueries(infra.db);
+    const queries = createQueries(infra.db, infra.ledger);
     const notifications = await startNotifications(
       config,
       infra,

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { Contract, id as topicOf, parseUnits } from 'ethers';
-import { devnetSolver } from '../../src/chain/devnet/deploy.js';
+import { devnetSolver } from '../../src/chain/devnet/accounts.js';
 import type { Address, AuctionClosedV5 } from '../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS } from '../../src/domain/networks.js';
 import { runDemoTrade, type DemoResult } from '../../scripts/demo/trade.js';

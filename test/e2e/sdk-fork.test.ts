@@ -33,7 +33,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mainnet as mainnetChain } from 'viem/chains';
-import { devnetProvider } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider } from '../../src/chain/devnet/node-client.js';
 import type { Address } from '../../src/domain/events.js';
 import { ETH_FLOW_CONTRACT, networkByName } from '../../src/domain/networks.js';
 import { sharedTestChain } from '../support/chain.js';

@@ -7,7 +7,7 @@ import {
   splitOrderUid,
 } from '../../src/domain/eip712.js';
 import type { Address, DomainEvent, OrderUid, SigningScheme } from '../../src/domain/events.js';
-import { bytesToHex } from '../../src/domain/hex.js';
+import { bytesToHex } from '../../src/bytes/hex.js';
 import {
   decideCancellation,
   foldOrder,

@@ -36,7 +36,7 @@ import type {
 } from '../../src/domain/events.js';
 import { networkByName, type Network } from '../../src/domain/networks.js';
 import { executedAmounts, surplus, type Executed } from '../../src/domain/trade-execution.js';
-import { sendFromNode } from '../../src/chain/devnet/deploy.js';
+import { sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { startTestChain, type TestChain } from '../support/chain.js';
 import { sellOrder, signTrade } from '../support/settle.js';
 import { appDataHash } from '../support/signing.js';

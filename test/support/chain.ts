@@ -6,12 +6,8 @@
 import { Interface, MaxUint256, toQuantity, type JsonRpcProvider } from 'ethers';
 import type { Address } from '../../src/domain/events.js';
 import { DEVNET_CHAIN_ID, startAnvil } from '../../src/chain/devnet/anvil.js';
-import {
-  deployDevnet,
-  devnetProvider,
-  sendFromNode,
-  type DevnetDeployment,
-} from '../../src/chain/devnet/deploy.js';
+import { deployDevnet, type DevnetDeployment } from '../../src/chain/devnet/deploy.js';
+import { devnetProvider, sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { erc20MinterArtifact, weth9Artifact } from '../../src/chain/devnet/artifacts.js';
 
 export interface FundOptions {

@@ -4,7 +4,7 @@
  */
 import { Interface, type JsonRpcProvider } from 'ethers';
 import { ethFlowArtifact } from '../../src/chain/devnet/artifacts.js';
-import { sendFromNode } from '../../src/chain/devnet/deploy.js';
+import { sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { computeOrderUid, domainSeparator, orderDigest } from '../../src/domain/eip712.js';
 import type { Address, Hex, OrderUid } from '../../src/domain/events.js';
 import { ETH_FLOW_CONTRACT, SETTLEMENT_CONTRACT } from '../../src/domain/networks.js';

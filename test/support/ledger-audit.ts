@@ -44,7 +44,7 @@ export async function openLedgerAudit(databaseUrl: string): Promise<LedgerAudit>
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // A server restarted under the audit drops its idle connections; the next query reconnects.
   pool.on('error', () => undefined);
-  const ledger = await createPostgresLedger({ pool });
+  const ledger = createPostgresLedger({ pool });
 
   const events = async () => {
     const all: RecordedEvent[] = [];

@@ -1,12 +1,14 @@
 /**
  * One embedded PostgreSQL cluster per test run (started lazily, on the first suite that asks),
- * and a fresh database per suite. Nothing to install: the server comes from npm.
+ * and a fresh database per suite, empty or with the stores the service's start migrates.
+ * Nothing to install: the server comes from npm.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
+import { migrateStores } from '../../src/postgres/migrations/apply.js';
 
 let cluster: Promise<{ handle: EmbeddedPostgresHandle; dir: string }> | undefined;
 let counter = 0;
@@ -35,6 +37,21 @@ export async function freshDatabase(): Promise<string> {
   const name = `test_${process.pid}_${++counter}_${Date.now()}`;
   await createDatabase(handle, name);
   return handle.url(name);
+}
+
+/**
+ * A fresh database with the stores (ledger, chain stores, quote store, sequences, outbox) made
+ * as the service's start makes them, and its connection URL.
+ */
+export async function migratedDatabase(): Promise<string> {
+  const url = await freshDatabase();
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrateStores(pool);
+  } finally {
+    await pool.end();
+  }
+  return url;
 }
 
 /** The running cluster, for tests that restart PostgreSQL itself. */

@@ -22,6 +22,7 @@ import {
   ORDER_TYPES,
   appDataHash,
   domain,
+  newWallet,
   orderDigest,
   orderUid,
   typedOrder,
@@ -266,4 +267,13 @@ export async function signCowPair(
       }),
     ),
   ];
+}
+
+/** A CoW pair of two new owners, the WETH seller and the DUSD seller funded on `chain`. */
+export async function fundedCowPair(chain: TestChain): Promise<[SignedTrade, SignedTrade]> {
+  const pair = [newWallet(), newWallet()] as const;
+  const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
+  await chain.fund(pair[0].address as Address, chain.deployment.weth.address, 2n * 10n ** 18n);
+  await chain.fund(pair[1].address as Address, dusd, 10_000n * 10n ** 18n);
+  return signCowPair(chain, pair);
 }

@@ -9,7 +9,7 @@
 import { Interface, concat, toQuantity, type JsonRpcProvider } from 'ethers';
 import type { Address } from '../../domain/events.js';
 import type { Artifact } from './artifacts.js';
-import { sendFromNode, type NodeTransaction } from './deploy.js';
+import { sendFromNode, type NodeTransaction } from './node-client.js';
 
 export async function placeRuntimeCode(
   provider: JsonRpcProvider,

@@ -9,7 +9,6 @@
  */
 import {
   Contract,
-  HDNodeWallet,
   Interface,
   JsonRpcProvider,
   MaxUint256,
@@ -22,9 +21,9 @@ import {
   parseUnits,
   toQuantity,
 } from 'ethers';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Address, Hex } from '../../domain/events.js';
+import type { Address } from '../../domain/events.js';
 import { SETTLEMENT_CONTRACT, VAULT_RELAYER, networkByName } from '../../domain/networks.js';
+import { devnetRoles, type DevnetAccount } from './accounts.js';
 import { DEVNET_CHAIN_ID } from './anvil.js';
 import {
   authenticatorImplementationArtifact,
@@ -37,6 +36,7 @@ import {
 import { sendAs } from './canonical-code.js';
 import { placeEthFlow } from './eth-flow.js';
 import { placeHooksTrampoline } from './hooks-trampoline.js';
+import { devnetProvider, sendFromNode } from './node-client.js';
 import { deployPools, type DevnetPool } from './pools.js';
 
 export interface DemoToken {
@@ -44,11 +44,6 @@ export interface DemoToken {
   name: string;
   address: Address;
   decimals: number;
-}
-
-export interface DevnetAccount {
-  address: Address;
-  privateKey: Hex;
 }
 
 export interface DevnetDeployment {
@@ -77,13 +72,6 @@ export interface DevnetDeployment {
   pools: readonly DevnetPool[];
 }
 
-/** anvil's default mnemonic: its accounts are the node's unlocked dev accounts. */
-const MNEMONIC = 'test test test test test test test test test test test junk';
-const DEMO_ACCOUNT_INDEXES = [0, 1, 2, 3, 4];
-const SOLVER_INDEX = 8;
-/** Used for nothing else before the tokens, so their addresses are the same on every chain. */
-const DEPLOYER_INDEX = 9;
-
 /** Deployed first, by the deployer at nonces 0, 1, 2, in this order. */
 const DEMO_TOKENS = [
   { symbol: 'DUSD', name: 'Demo USD' },
@@ -103,66 +91,6 @@ const ERC20 = new Interface(erc20MinterArtifact().abi);
 const WETH9 = new Interface(weth9Artifact().abi);
 const AUTHENTICATOR = new Interface(authenticatorImplementationArtifact().abi);
 const SETTLEMENT = new Interface(settlementArtifact().abi);
-
-/** The provider settings every devnet client wants. */
-export function devnetProvider(rpcUrl: string, chainId = DEVNET_CHAIN_ID): JsonRpcProvider {
-  return new JsonRpcProvider(rpcUrl, chainId, {
-    staticNetwork: true,
-    batchMaxCount: 1,
-    // ethers otherwise answers a repeated read within 250 ms from memory, e.g. the code at an
-    // address just before and just after deploying there.
-    cacheTimeout: -1,
-    // anvil mines a transaction just after accepting it: a wait() that misses the receipt at
-    // first should not then poll at ethers' default of every 4 s.
-    pollingInterval: 20,
-  });
-}
-
-export interface NodeTransaction {
-  from: string;
-  /** Absent for a contract creation. */
-  to?: string;
-  data?: string;
-  value?: bigint;
-  /**
-   * Default: the node's estimate, made on the pending block. It falls short when the block the
-   * transaction lands in differs in a way that costs gas, e.g. a Uniswap pair first swapped in a
-   * later second than it was updated in also writes its price accumulators.
-   */
-  gas?: bigint;
-}
-
-/** anvil automines: a transaction is in a block moments after it is accepted, if not at once. */
-const RECEIPT_DEADLINE_MS = 10_000;
-const RECEIPT_POLL_MS = 2;
-
-/**
- * Sends a transaction the node signs: `from` is one of anvil's dev accounts or an impersonated
- * one. No local signing nor gas and fee look-ups, which would triple the round trips. Returns
- * the created contract, if any.
- */
-export async function sendFromNode(
-  provider: JsonRpcProvider,
-  tx: NodeTransaction,
-): Promise<Address | null> {
-  const quantity = (n: bigint | undefined) => (n === undefined ? undefined : toQuantity(n));
-  const params = { ...tx, value: quantity(tx.value), gas: quantity(tx.gas) };
-  const hash: string = await provider.send('eth_sendTransaction', [params]);
-  const deadline = Date.now() + RECEIPT_DEADLINE_MS;
-  for (;;) {
-    const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as {
-      status: string;
-      contractAddress: string | null;
-    } | null;
-    if (receipt !== null) {
-      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} from ${tx.from} reverted`);
-      return receipt.contractAddress === null ? null : lower(receipt.contractAddress);
-    }
-    if (Date.now() > deadline)
-      throw new Error(`transaction ${hash} not mined after ${RECEIPT_DEADLINE_MS} ms`);
-    await delay(RECEIPT_POLL_MS);
-  }
-}
 
 /** Deploys on a local anvil; `chainId` other than the devnet's only for tests (see anvil.ts). */
 export async function deployDevnet(
@@ -226,36 +154,6 @@ export async function deployDevnet(
 }
 
 const lower = (address: string) => address.toLowerCase() as Address;
-
-interface DevnetRoles {
-  accounts: DevnetAccount[];
-  solver: DevnetAccount;
-  deployer: DevnetAccount;
-}
-
-let roles: DevnetRoles | undefined;
-
-/** Derived once per process: the mnemonic's key stretching costs a noticeable ~0.2 s. */
-function devnetRoles(): DevnetRoles {
-  if (roles) return roles;
-  const keys = HDNodeWallet.fromPhrase(MNEMONIC, undefined, "m/44'/60'/0'/0");
-  const account = (index: number): DevnetAccount => {
-    const key = keys.deriveChild(index);
-    return { address: lower(key.address), privateKey: key.privateKey as Hex };
-  };
-  roles = {
-    accounts: DEMO_ACCOUNT_INDEXES.map(account),
-    solver: account(SOLVER_INDEX),
-    deployer: account(DEPLOYER_INDEX),
-  };
-  return roles;
-}
-
-/** The funded demo accounts of any devnet deployment, without a node. */
-export const devnetDemoAccounts = (): readonly DevnetAccount[] => devnetRoles().accounts;
-
-/** The devnet's allow-listed solver: the settlement driver's account on any anvil devnet. */
-export const devnetSolver = (): DevnetAccount => devnetRoles().solver;
 
 async function hasCode(provider: JsonRpcProvider, address: string): Promise<boolean> {
   return (await provider.getCode(address)) !== '0x';

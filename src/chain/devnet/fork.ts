@@ -13,13 +13,9 @@ import type { Address } from '../../domain/events.js';
 import { networkByChainId, type Network } from '../../domain/networks.js';
 import { startAnvil } from './anvil.js';
 import { settlementArtifact, weth9Artifact } from './artifacts.js';
-import {
-  allowSolver,
-  devnetDemoAccounts,
-  devnetProvider,
-  devnetSolver,
-  sendFromNode,
-} from './deploy.js';
+import { devnetDemoAccounts, devnetSolver } from './accounts.js';
+import { allowSolver } from './deploy.js';
+import { devnetProvider, sendFromNode } from './node-client.js';
 
 export interface ForkOptions {
   url: string;

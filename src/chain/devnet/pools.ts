@@ -39,7 +39,8 @@ import { sortTokens } from '../../domain/amm.js';
 import { DEVNET_CHAIN_ID } from './anvil.js';
 import type { Artifact } from './artifacts.js';
 import { placeRuntimeCode } from './canonical-code.js';
-import type { DemoToken, NodeTransaction } from './deploy.js';
+import type { DemoToken } from './deploy.js';
+import type { NodeTransaction } from './node-client.js';
 
 export interface DevnetPool {
   /** The pair's own order: token0 < token1. */

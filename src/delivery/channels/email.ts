@@ -17,7 +17,7 @@
  * Other failures (4xx, the connection, authentication) are retried.
  */
 import nodemailer from 'nodemailer';
-import { formatVerificationCode } from '../../domain/destination-verification.js';
+import { formatVerificationCode } from '../../subscriptions/destination-verification.js';
 import {
   DeliveryError,
   orderIdOf,

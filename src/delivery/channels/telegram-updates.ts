@@ -11,7 +11,7 @@
  * chat may send the code again.
  */
 import type { Logger } from 'pino';
-import { codesIn, type TelegramChat } from '../../domain/destination-verification.js';
+import { codesIn, type TelegramChat } from '../../subscriptions/destination-verification.js';
 import type { HttpClient } from '../http.js';
 
 export interface TelegramUpdatesOptions {

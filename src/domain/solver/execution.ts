@@ -28,8 +28,14 @@ export function solvable(order: OrderTerms, nativePrices: ReadonlyMap<Address, b
   );
 }
 
+/**
+ * The most gas one solution may need: half of a 30M block, so that a network includes it. A
+ * batch stops taking proposals at this size, and a pair offers only as many orders as fit.
+ */
+export const MAX_SETTLEMENT_GAS = 15_000_000n;
+
 /** Gas of one trade in a settlement: `computeTradeExecution` plus the transfer in and the transfer out. */
-const TRADE_GAS = 44_000n + 2n * 27_513n;
+export const TRADE_GAS = 44_000n + 2n * 27_513n;
 
 /**
  * A settlement's gas: the single-trade figure, one more trade's worth for every further trade,
@@ -71,10 +77,29 @@ export function tokenBalances(
 }
 
 /**
+ * What the contract holds per token when the interactions start: the trades' sell amounts, all
+ * transferred in before them. Null when a trade would revert.
+ */
+export function heldBeforeInteractions(
+  solution: Solution,
+  orders: ReadonlyMap<OrderUid, OrderTerms>,
+): Map<Address, bigint> | null {
+  const held = new Map<Address, bigint>();
+  for (const trade of solution.trades) {
+    const order = orders.get(trade.uid);
+    const executed = order && executedAmounts(order, trade.executedAmount, solution.clearingPrices);
+    if (!order || !executed) return null;
+    held.set(order.sellToken, (held.get(order.sellToken) ?? 0n) + executed.sell);
+  }
+  return held;
+}
+
+/**
  * Why the settlement of `solution` would fail or break a rule, or null when it is sound: every
  * trade is an auction order, once, executing something and respecting its limit and remaining
  * amount (fill-or-kill ones their full amount); every swap is one the pair accepts, in order,
- * from the reserves the earlier swaps left; no token ends below zero.
+ * from the reserves the earlier swaps left, its input at hand when it runs; no token ends
+ * below zero.
  */
 export function checkSolution(
   solution: Solution,
@@ -83,8 +108,17 @@ export function checkSolution(
 ): string | null {
   const trades = checkTrades(solution.trades, orders);
   if (trades !== null) return trades;
+  // Each swap sends the pair what the contract holds by then, or the transfer reverts.
+  const held = heldBeforeInteractions(solution, orders);
+  if (held === null) return 'a trade would revert';
   const reserves = new Map<Address, Pool>();
   for (const swap of solution.swaps) {
+    const before = held.get(swap.tokenIn) ?? 0n;
+    if (before < swap.amountIn) {
+      return `swapping ${swap.amountIn} of ${swap.tokenIn} when the contract holds ${before}`;
+    }
+    held.set(swap.tokenIn, before - swap.amountIn);
+    held.set(swap.tokenOut, (held.get(swap.tokenOut) ?? 0n) + swap.amountOut);
     const pool = reserves.get(swap.pool) ?? pools.get(swap.pool);
     if (pool === undefined) return `pool ${swap.pool} is unknown`;
     const forward = swap.tokenIn === pool.token0 && swap.tokenOut === pool.token1;

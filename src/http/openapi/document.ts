@@ -8,20 +8,21 @@
  *   order book's `/{network}` prefix;
  * - the request bodies: the JSON Schemas of schemas/requests that the routes validate with
  *   (`OrderCreationBody`, …), in place of the reference's;
- * - batchbook's own endpoints (batchbook-api.ts).
+ * - batchbook's own endpoints (batchbook-api.ts), and the web app's (web-app-api.ts).
  *
  * Components no operation reaches are left out, so the reference's request schemas, replaced
  * here, are not shown as if they were used.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { schemaFile } from '../../../schemas/validators.js';
+import { batchbookPaths } from './batchbook-api.js';
 import {
   batchbookParameters,
-  batchbookPaths,
   batchbookSchemas,
   batchbookSecuritySchemes,
-  type JsonObject,
-} from './batchbook-api.js';
+} from './batchbook-components.js';
+import type { JsonObject } from './builders.js';
+import { webAppParameters, webAppPaths, webAppSchemas } from './web-app-api.js';
 
 export const REFERENCE_API_FILE = new URL('./reference.json', import.meta.url);
 const REQUEST_SCHEMAS = new URL('../../../schemas/requests/', import.meta.url);
@@ -148,8 +149,9 @@ function build(version: string): JsonObject {
     ...reference.components.schemas,
     ...Object.fromEntries(requests),
     ...batchbookSchemas,
+    ...webAppSchemas,
   };
-  const paths = { ...referencePaths(reference.paths), ...batchbookPaths };
+  const paths = { ...referencePaths(reference.paths), ...batchbookPaths, ...webAppPaths };
   const used = reachable(paths, allSchemas);
   return {
     openapi: '3.1.0',
@@ -157,7 +159,7 @@ function build(version: string): JsonObject {
       title: 'batchbook',
       version,
       description:
-        "An order book for batch-auction trading on EVM chains, serving the CoW Protocol orderbook API. The order book's operations are the reference's (`/{network}/api/…`), with batchbook's request schemas; the token, notification, operators' and documentation endpoints are batchbook's own.",
+        "An order book for batch-auction trading on EVM chains, serving the CoW Protocol orderbook API. The order book's operations are the reference's (`/{network}/api/…`), with batchbook's request schemas; the token, notification, operators', documentation and web app endpoints are batchbook's own.",
     },
     servers: [{ url: '/', description: 'this server' }],
     tags: [
@@ -166,11 +168,16 @@ function build(version: string): JsonObject {
       { name: 'notifications', description: "An account's notices and delivery channels." },
       { name: 'operators', description: 'Health, readiness and metrics.' },
       { name: 'documentation', description: 'This document and its reference page.' },
+      {
+        name: 'web app',
+        description:
+          'The app at `/`, and what it reads beyond the order book: histories, auctions, the live stream.',
+      },
     ],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(allSchemas).filter(([name]) => used.has(name))),
-      parameters: batchbookParameters,
+      parameters: { ...batchbookParameters, ...webAppParameters },
       securitySchemes: batchbookSecuritySchemes,
     },
   };

@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { sameSecret } from '../../domain/same-secret.js';
+import { sameSecret } from '../../bytes/same-secret.js';
 import type { HttpDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 

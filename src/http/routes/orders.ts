@@ -44,6 +44,19 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
     ctx.body = order;
   });
 
+  // Every ledger event concerning the order, in ledger order (src/queries/order-history.ts).
+  router.get('/api/v1/orders/:uid/events', async (ctx) => {
+    const uid = uidParam(ctx.params.uid!);
+    const network = ctx.state.network.name;
+    const order = await deps.queries.orders.byUid(network, uid, nowSeconds(deps));
+    if (!order) throw new ApiError('NotFound', 'Order was not found');
+    ctx.body = await deps.queries.orderHistory.history(network, uid, {
+      creationDate: order.creationDate,
+      validTo: order.validTo,
+      expired: order.status === 'expired',
+    });
+  });
+
   router.post('/api/v1/orders/by_uids', jsonBody(BODY_LIMIT), async (ctx) => {
     if (Array.isArray(ctx.request.body) && ctx.request.body.length > MAX_UIDS) {
       throw new ApiError(

@@ -15,7 +15,7 @@
  *   `{ id, account, verifiedAt }`: the code the verification e-mail carried.
  *
  * The first three are authorised by the `X-API-Key` header or the account's EIP-712 signature
- * (src/domain/subscription-auth.ts has the typed data); a refusal is 401 `Unauthorized`. A
+ * (src/subscriptions/typed-data.ts has the typed data); a refusal is 401 `Unauthorized`. A
  * verification is authorised by its code alone: it proves the reader has the mailbox. Disabled
  * notifications are 503 `NotificationsDisabled`. Responses are never cached.
  */

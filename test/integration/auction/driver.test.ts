@@ -11,7 +11,7 @@ import {
   type SettlementDriver,
   type SettlementOutcome,
 } from '../../../src/auction/driver.js';
-import { devnetSolver } from '../../../src/chain/devnet/deploy.js';
+import { devnetSolver } from '../../../src/chain/devnet/accounts.js';
 import { createChainRpc } from '../../../src/chain/rpc.js';
 import type {
   AuctionClosedV5,
@@ -23,7 +23,7 @@ import { networkByName } from '../../../src/domain/networks.js';
 import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';
 import { UNOBSERVED_AUCTIONS, type SettlementProgress } from '../../../src/auction/observer.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 
 describe('settlement driver', function () {
   this.timeout(30_000);
@@ -44,8 +44,8 @@ describe('settlement driver', function () {
   before(async () => {
     chain = await sharedTestChain();
     snapshot = await chain.snapshot();
-    pool = new pg.Pool({ connectionString: await freshDatabase() });
-    ledger = await createPostgresLedger({ pool });
+    pool = new pg.Pool({ connectionString: await migratedDatabase() });
+    ledger = createPostgresLedger({ pool });
     driver = createSettlementDriver({
       network,
       rpc: createChainRpc(network, chain.rpcUrl),

@@ -20,13 +20,12 @@ import {
   hooksTrampolineArtifact,
   settlementArtifact,
 } from '../../../src/chain/devnet/artifacts.js';
+import { deployDevnet, type DemoToken } from '../../../src/chain/devnet/deploy.js';
 import {
-  deployDevnet,
   devnetProvider,
   sendFromNode,
-  type DemoToken,
   type NodeTransaction,
-} from '../../../src/chain/devnet/deploy.js';
+} from '../../../src/chain/devnet/node-client.js';
 import { deployPools } from '../../../src/chain/devnet/pools.js';
 import { describeDevnet, startDevnet, type Devnet } from '../../../src/chain/devnet/devnet.js';
 import type { Address } from '../../../src/domain/events.js';

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { Contract, Interface, Wallet, parseEther, toQuantity } from 'ethers';
-import { sendFromNode } from '../../../src/chain/devnet/deploy.js';
+import { sendFromNode } from '../../../src/chain/devnet/node-client.js';
 import type { Address, Hex } from '../../../src/domain/events.js';
 import { WRAP_ALL_CALL } from '../../../src/domain/eth-flow.js';
 import { ETH_FLOW_CONTRACT } from '../../../src/domain/networks.js';

@@ -6,7 +6,6 @@
  */
 import { expect } from 'chai';
 import pg from 'pg';
-import { migrateIndexerStore } from '../../../src/chain/indexer-store.js';
 import { startChainIndexer, type ChainIndexer } from '../../../src/chain/indexer.js';
 import { createChainRpc, type ChainRpc } from '../../../src/chain/rpc.js';
 import type { TradeSettledV1 } from '../../../src/domain/events.js';
@@ -17,7 +16,7 @@ import { createLogger } from '../../../src/logger.js';
 import { leadershipOn } from '../../../src/postgres/leadership.js';
 import { inTransaction } from '../../../src/postgres/transaction.js';
 import { startTestChain, type TestChain } from '../../support/chain.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 import { coincidenceOfWants, settleOrders, signMatchingPair } from '../../support/settle.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -45,10 +44,9 @@ describe('chain indexer started at the head', function () {
   let url: string;
   before(async () => {
     chain = await startTestChain();
-    url = await freshDatabase();
+    url = await migratedDatabase();
     pool = new pg.Pool({ connectionString: url, max: 8 });
-    await migrateIndexerStore(pool);
-    ledger = await createPostgresLedger({ pool });
+    ledger = createPostgresLedger({ pool });
     rpc = createChainRpc(networkByName('devnet')!, chain.rpcUrl);
   });
 

@@ -18,7 +18,7 @@ import {
   parseUnits,
   solidityPacked,
 } from 'ethers';
-import { sendFromNode } from '../../../src/chain/devnet/deploy.js';
+import { sendFromNode } from '../../../src/chain/devnet/node-client.js';
 import {
   NATIVE_PRICE_AMOUNT,
   createPriceEstimator,

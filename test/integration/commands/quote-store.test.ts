@@ -1,18 +1,10 @@
-/**
- * The quote store: each quote under the next id, whole, until the first sweep at or after its
- * expiration; a migration that instances starting at once all survive.
- */
+/** The quote store: each quote under the next id, whole, until the first sweep at or after its expiration. */
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
-import {
-  createQuoteStore,
-  migrateQuoteStore,
-  type QuoteStore,
-} from '../../../src/commands/quote-store.js';
+import { createQuoteStore, type QuoteStore } from '../../../src/commands/quote-store.js';
 import type { StoredQuote } from '../../../src/domain/quote.js';
 import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const SELL = `0x${'a1'.repeat(20)}` as const;
@@ -49,16 +41,12 @@ function given(expiresInSeconds: number): Omit<StoredQuote, 'id'> {
 }
 
 describe('quote store', () => {
-  let url: string;
   let db: Knex;
   let store: QuoteStore;
   let queries: QuoteQueries;
 
   before(async () => {
-    url = await freshDatabase();
-    const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await migrateQuoteStore(pool).finally(() => pool.end());
-    db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
+    db = knex({ client: 'pg', connection: await migratedDatabase(), pool: { min: 0, max: 2 } });
     store = createQuoteStore(db);
     queries = createQuoteQueries(db);
   });
@@ -81,21 +69,5 @@ describe('quote store', () => {
     expect(await queries.byId('mainnet', first)).to.equal(null);
     expect(await queries.byId('mainnet', second)).to.deep.equal({ ...later, id: second });
     expect(await store.sweep(new Date(T0 + 60_000))).to.equal(0);
-  });
-
-  it('is created safely when several instances start at once', async () => {
-    const fresh = await freshDatabase();
-    const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: fresh, max: 1 }));
-    try {
-      await Promise.all(pools.map((pool) => migrateQuoteStore(pool)));
-      const { rows } = await pools[0]!.query<{ relname: string; relpersistence: string }>(
-        `SELECT relname, relpersistence FROM pg_class c JOIN pg_namespace n ON n.oid = relnamespace
-         WHERE nspname = 'quote_store' AND relkind = 'r'`,
-      );
-      // Unlogged ('u'): a quote costs no WAL flush.
-      expect(rows).to.deep.equal([{ relname: 'quotes', relpersistence: 'u' }]);
-    } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
-    }
   });
 });

@@ -8,7 +8,7 @@ import { emailMessageId } from '../../../src/delivery/channels/email.js';
 import type {
   ChallengeRequest,
   VerificationRequest,
-} from '../../../src/domain/destination-verification.js';
+} from '../../../src/subscriptions/destination-verification.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../src/delivery/worker.js';
 import {
   createPushSubscriptionKeys,

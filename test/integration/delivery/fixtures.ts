@@ -3,15 +3,14 @@ import { randomUUID } from 'node:crypto';
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createLogger } from '../../../src/logger.js';
-import { migrateOutbox } from '../../../projections/notices/outbox.js';
 import type { NotificationsConfig } from '../../../src/config.js';
 import type { Notice } from '../../../src/delivery/channel.js';
 import type {
   ChallengeRequest,
   VerificationRequest,
-} from '../../../src/domain/destination-verification.js';
+} from '../../../src/subscriptions/destination-verification.js';
 import type { DeliveryChannel } from '../../../src/domain/events.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 
 export interface OutboxDatabase {
   url: string;
@@ -20,9 +19,8 @@ export interface OutboxDatabase {
 }
 
 export async function openOutboxDatabase(): Promise<OutboxDatabase> {
-  const url = await freshDatabase();
+  const url = await migratedDatabase();
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 8 } });
-  await migrateOutbox(db);
   return { url, db, close: () => db.destroy() };
 }
 

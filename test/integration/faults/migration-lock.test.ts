@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MIGRATION_LOCK } from '../../../src/ledger/postgres-schema.js';
+import { STORE_MIGRATION_LOCK } from '../../../src/postgres/migrations/apply.js';
 import { holdLock, type HeldLock } from '../../support/held-lock.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
@@ -26,8 +26,8 @@ describe('faults: another instance migrating while this one starts', function ()
 
   it('waits for the migration lock longer than its statement deadline, then serves', async () => {
     const databaseUrl = await freshDatabase();
-    // As an instance in the middle of a long ledger migration holds it.
-    lock = await holdLock(databaseUrl, MIGRATION_LOCK);
+    // As an instance in the middle of a long store migration holds it.
+    lock = await holdLock(databaseUrl, STORE_MIGRATION_LOCK);
 
     let outcome: 'started' | Error | undefined;
     starting = startTestService({ databaseUrl, postgresDeadlines: { queryMs: QUERY_MS } });
@@ -49,17 +49,17 @@ describe('faults: another instance migrating while this one starts', function ()
     expect(version.status).to.equal(200);
   });
 
-  it('migrates the ledger once, at the start: a lock taken right after that pass delays nothing', async () => {
+  it('migrates the stores once, at the start: a lock taken right after that pass delays nothing', async () => {
     const databaseUrl = await freshDatabase();
-    lock = await holdLock(databaseUrl, MIGRATION_LOCK);
+    lock = await holdLock(databaseUrl, STORE_MIGRATION_LOCK);
     starting = startTestService({ databaseUrl, postgresDeadlines: { queryMs: QUERY_MS } });
     await waitFor(async () => (await lock!.waiting()) === 1, {
       timeoutMs: 20_000,
-      description: "the start-up pass to wait for the ledger's migration lock",
+      description: "the start-up pass to wait for the stores' migration lock",
     });
     // Another instance queues for the lock behind the start-up pass, and takes it as soon as
-    // that pass is done: anything of this start migrating the ledger later would wait on it.
-    queued = holdLock(databaseUrl, MIGRATION_LOCK);
+    // that pass is done: anything of this start migrating the stores later would wait on it.
+    queued = holdLock(databaseUrl, STORE_MIGRATION_LOCK);
     await waitFor(async () => (await lock!.waiting()) === 2, {
       timeoutMs: 20_000,
       description: 'the other instance to queue behind the start-up pass',

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Address, AuctionClosedV5 } from '../../../src/domain/events.js';
 import { sharedTestChain } from '../../support/chain.js';
-import { expectMatchesResponse } from '../../support/openapi.js';
+import { documentedHttp, expectMatchesResponse } from '../../support/openapi.js';
 import { fundedWallet } from '../../support/owners.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder, TOKENS } from '../../support/signing.js';
@@ -108,6 +108,48 @@ describe('HTTP: batch auctions (the cut)', function () {
     const ids = closed.map((a) => a.id);
     expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('lists the recent auctions newest first, as the ledger recorded them, within a bounded limit', async () => {
+    await waitFor(async () => (await closedAuctions()).length >= 2, {
+      timeoutMs: 10_000,
+      description: 'two recorded auctions',
+    });
+    const recorded = (await closedAuctions()).reverse();
+    const { status, body } = await documentedHttp<
+      {
+        id: number;
+        block: number;
+        cutAt: string;
+        orders: number;
+        filtered: number;
+        solutions: number;
+      }[]
+    >('GET', `${service.devnet}/api/v1/auctions?limit=2`);
+    expect(status).to.equal(200);
+    expect(body).to.have.length(2);
+    // Newest first; a later auction may have been recorded since the ledger was read.
+    expect(body[0]!.id).to.be.at.least(recorded[0]!.id);
+    expect(body[0]!.id).to.be.greaterThan(body[1]!.id);
+    const second = recorded.find((a) => a.id === body[1]!.id)!;
+    expect(body[1]).to.deep.equal({
+      id: second.id,
+      block: second.block,
+      cutAt: second.cutAt,
+      orders: second.orders.length,
+      filtered: second.filtered.length,
+      solutions: second.solutions.length,
+    });
+    for (const limit of ['0', '101', 'x']) {
+      const refused = await documentedHttp<{ errorType: string }>(
+        'GET',
+        `${service.devnet}/api/v1/auctions?limit=${limit}`,
+      );
+      expect(refused.status, limit).to.equal(400);
+      expect(refused.body.errorType).to.be.oneOf(['InvalidLimit', 'InvalidParameter']);
+    }
+    const none = await documentedHttp('GET', `${service.url}/sepolia/api/v1/auctions`);
+    expect(none).to.deep.include({ status: 200, body: [] });
   });
 
   it('answers 404 before any auction of a network', async () => {

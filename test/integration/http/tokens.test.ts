@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { Interface, concat, toQuantity } from 'ethers';
 import { erc20MinterArtifact } from '../../../src/chain/devnet/artifacts.js';
-import { sendFromNode } from '../../../src/chain/devnet/deploy.js';
+import { sendFromNode } from '../../../src/chain/devnet/node-client.js';
 import type { Address } from '../../../src/domain/events.js';
 import { DEVNET_DEMO_TOKENS, networkByName } from '../../../src/domain/networks.js';
 import { sharedTestChain, type TestChain } from '../../support/chain.js';

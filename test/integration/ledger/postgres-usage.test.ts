@@ -6,13 +6,13 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { createPostgresLedger } from '../../../src/ledger/postgres.js';
 import { createLedgerUsage, type EventTypeUsage } from '../../../src/ledger/postgres-usage.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 import { event } from './contract.js';
 
 describe('PostgreSQL ledger usage', () => {
   it('counts events and payload bytes by type, on from the last call, a page at a time', async () => {
-    const pool = new pg.Pool({ connectionString: await freshDatabase(), max: 4 });
-    const ledger = await createPostgresLedger({ pool });
+    const pool = new pg.Pool({ connectionString: await migratedDatabase(), max: 4 });
+    const ledger = createPostgresLedger({ pool });
     /** What the table holds, counted at once. */
     const held = async () => {
       const { rows } = await pool.query<{ type: string; events: number; bytes: number }>(

@@ -22,7 +22,7 @@ import {
 import { dedicatedConnectionConfig } from '../../../projections/connection.js';
 import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
 import { leadershipOn } from '../../../src/postgres/leadership.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 
 export interface TestDatabase {
   url: string;
@@ -32,11 +32,11 @@ export interface TestDatabase {
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
-  const url = await freshDatabase();
+  const url = await migratedDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   // Connections a test terminates on purpose must not crash the run.
   pool.on('error', () => undefined);
-  const ledger = await createPostgresLedger({ pool, pollIntervalMs: 50 });
+  const ledger = createPostgresLedger({ pool, pollIntervalMs: 50 });
   const db = knex({
     client: 'pg',
     connection: url,

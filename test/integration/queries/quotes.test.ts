@@ -7,12 +7,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
-import { migrateQuoteStore } from '../../../src/commands/quote-store.js';
 import type { Address, OrderKind } from '../../../src/domain/events.js';
 import type { StoredQuote } from '../../../src/domain/quote.js';
 import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
-import { freshDatabase } from '../../support/postgres.js';
+import { migratedDatabase } from '../../support/postgres.js';
 import { statementsNaming } from '../../support/statements.js';
 
 const NETWORKS = ['mainnet', 'gnosis'];
@@ -88,9 +86,7 @@ function quotes(): StoredQuote[] {
 
 /** A database whose quote store holds `stored`, as they are, ids included. */
 async function storeHolding(stored: readonly StoredQuote[]): Promise<Knex> {
-  const url = await freshDatabase();
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await migrateQuoteStore(pool).finally(() => pool.end());
+  const url = await migratedDatabase();
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } });
   await db.raw(
     `INSERT INTO quote_store.quotes (network, id, sell_token, buy_token, kind, expiration, quote)

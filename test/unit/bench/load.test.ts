@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { expect } from 'chai';
-import { httpClient, runLoad } from '../../../scripts/bench/load.js';
+import { httpClient, runLoad } from '../../../scripts/bench/support/load.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 
 /** A real HTTP server on a free port, counting the connections it accepted. */

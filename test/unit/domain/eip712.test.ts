@@ -13,7 +13,7 @@ import {
   splitOrderUid,
 } from '../../../src/domain/eip712.js';
 import type { OrderData } from '../../../src/domain/events.js';
-import { bytesToHex } from '../../../src/domain/hex.js';
+import { bytesToHex } from '../../../src/bytes/hex.js';
 import { NETWORKS, SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
 import { ORDER_TYPES, domain } from '../../support/signing.js';
 import { address, hexBytes, orderData, sampleOrder } from '../../property/arbitraries.js';

@@ -4,12 +4,10 @@ import type { Address, OrderUid } from '../../../src/domain/events.js';
 import {
   cancelledMessage,
   describeOrder,
-  executedAmount,
   expiredMessage,
   filledMessage,
   insufficientBalanceMessage,
   isExpiredAt,
-  isFilled,
   noticeId,
   noticeTimestamp,
   partiallyFilledMessage,
@@ -25,6 +23,7 @@ import {
   tokenName,
   tokenUnits,
 } from '../../../src/domain/token-units.js';
+import { executedAmount, isFilled } from '../../../src/domain/trade-execution.js';
 
 const E18 = 10n ** 18n;
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' as Address;

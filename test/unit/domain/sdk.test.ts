@@ -22,7 +22,7 @@ import {
   orderDigest,
 } from '../../../src/domain/eip712.js';
 import type { Hex, OrderData } from '../../../src/domain/events.js';
-import { bytesToHex } from '../../../src/domain/hex.js';
+import { bytesToHex } from '../../../src/bytes/hex.js';
 import { SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
 import { recoverOrderSigner } from '../../../src/domain/signatures.js';
 import { sampleOrder } from '../../property/arbitraries.js';

@@ -3,7 +3,7 @@ import { Signature, Wallet, ZeroAddress, getBytes, hashMessage } from 'ethers';
 import fc from 'fast-check';
 import { domainSeparator, orderDigest } from '../../../src/domain/eip712.js';
 import type { Hex } from '../../../src/domain/events.js';
-import { bytesToHex } from '../../../src/domain/hex.js';
+import { bytesToHex } from '../../../src/bytes/hex.js';
 import { SETTLEMENT_CONTRACT } from '../../../src/domain/networks.js';
 import { ethSignMessageHash, recoverOrderSigner } from '../../../src/domain/signatures.js';
 import { ORDER_TYPES, domain } from '../../support/signing.js';

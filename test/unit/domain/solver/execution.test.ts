@@ -111,4 +111,46 @@ describe('solver execution (GPv2Settlement computeTradeExecution)', () => {
     // 10 atoms of WETH buy 29,909 atoms of DUSD from the pool (just under 997 · 10 · 3000 / 1000).
     expect(checkSolution(greedy, orders, pools)).to.match(/gives at most 29909 /);
   });
+
+  it('refuses a swap whose input the contract does not hold yet when it runs', () => {
+    // A buy order of 29,909 DUSD paying up to 12 WETH: its WETH goes through the pool. Swapped
+    // first, the DUSD → WETH swap would send DUSD the contract only gets from the swap after it.
+    const dusdBuyer = order(5, {
+      sellToken: WETH,
+      buyToken: DUSD,
+      sellAmount: 12n,
+      buyAmount: 29_909n,
+      kind: 'buy',
+    });
+    const orders = new Map([[dusdBuyer.uid, dusdBuyer]]);
+    const pools = new Map([[devnetPool.address, devnetPool]]);
+    const wethIn = {
+      pool: devnetPool.address,
+      tokenIn: WETH,
+      tokenOut: DUSD,
+      amountIn: 10n,
+      amountOut: 29_909n,
+    };
+    const solution: Solution = {
+      clearingPrices: prices(29_909n, 10n),
+      trades: [{ uid: dusdBuyer.uid, executedAmount: 29_909n }],
+      swaps: [wethIn],
+      gas: 0n,
+    };
+    expect(checkSolution(solution, orders, pools)).to.equal(null);
+    const dusdFirst: Solution = {
+      ...solution,
+      swaps: [
+        {
+          pool: devnetPool.address,
+          tokenIn: DUSD,
+          tokenOut: WETH,
+          amountIn: 3_000n,
+          amountOut: 0n,
+        },
+        wethIn,
+      ],
+    };
+    expect(checkSolution(dusdFirst, orders, pools)).to.match(/swapping 3000 of .* holds 0/);
+  });
 });

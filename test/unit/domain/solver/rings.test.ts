@@ -18,7 +18,8 @@ import {
   ringPrices,
   rings,
 } from '../../../../src/domain/solver/rings.js';
-import { MAX_SETTLEMENT_GAS, solve } from '../../../../src/domain/solver/solve.js';
+import { MAX_SETTLEMENT_GAS } from '../../../../src/domain/solver/execution.js';
+import { solve } from '../../../../src/domain/solver/solve.js';
 import type { Solution, SolverAuction } from '../../../../src/domain/solver/types.js';
 import {
   DDAI,

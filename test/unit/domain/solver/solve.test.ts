@@ -5,7 +5,8 @@ import { score } from '../../../../src/domain/referee/score.js';
 import { settlementGas } from '../../../../src/domain/solver/execution.js';
 import { executedAmounts } from '../../../../src/domain/trade-execution.js';
 import { coincidences, simplestBetween } from '../../../../src/domain/solver/coincidence.js';
-import { MAX_SETTLEMENT_GAS, solve } from '../../../../src/domain/solver/solve.js';
+import { MAX_SETTLEMENT_GAS } from '../../../../src/domain/solver/execution.js';
+import { solve } from '../../../../src/domain/solver/solve.js';
 import type { Solution } from '../../../../src/domain/solver/types.js';
 import {
   DDAI,
