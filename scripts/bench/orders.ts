@@ -24,9 +24,9 @@
  * share the server's event loop; `--client main` runs it on the main thread instead.
  * Targets (issue): ≥ 2,000 orders/s with p99 ≤ 50 ms at concurrency 32; ≥ 5,000 reads/s.
  * Before the service starts it measures the machine's ceiling for accepted orders (`--ceiling`
- * orders through ceiling-run.ts, as `bench:ceiling` does; 0 skips it) and prints each POST phase
- * as a share of it: a figure that reads the same on any machine. `--stages` prints, per phase,
- * the wall time of each stage of the service's work (src/metrics/stage-timings.ts).
+ * orders through support/ceiling-run.ts, as `bench:ceiling` does; 0 skips it) and prints each
+ * POST phase as a share of it: a figure that reads the same on any machine. `--stages` prints,
+ * per phase, the wall time of each stage of the service's work (src/metrics/stage-timings.ts).
  *
  * To show where the time goes it also prints, per phase, the service thread's event-loop
  * utilisation and the latency of `ledger.append`, plus what a bare synchronous Postgres commit
