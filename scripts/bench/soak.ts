@@ -4,6 +4,7 @@
  * for `--minutes`, to see whether its memory stays flat and its errors and latency steady.
  *
  *   npm run bench:soak -- [--minutes 10] [--rate 100] [--owners 50] [--heap-snapshots DIR]
+ *                         [--stages]
  *
  * Load, open loop from a worker thread (support/soak-load.ts), per second: `--rate` signed orders
  * (one in 20 fillable through the WETH/DUSD pool, the others limit orders far from the market,
@@ -38,6 +39,8 @@ import { quoteParties } from './support/quote-request.js';
 import { commandLine, loadAverage, machine, table } from './support/harness.js';
 import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './support/soak-load.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
+import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
+import { stageTable } from './support/stage-report.js';
 
 const SAMPLE_MS = 10_000;
 const TREND_MINUTES = 8;
@@ -60,6 +63,8 @@ interface Options {
   owners: number;
   /** Where to write heap snapshots after minute 2 and the last minute, to diff what grew. */
   heapSnapshots: string | undefined;
+  /** Print where the service thread's time went over the whole run (stage timings). */
+  stages: boolean;
 }
 
 function options(): Options {
@@ -69,6 +74,7 @@ function options(): Options {
       rate: { type: 'string', default: '100' },
       owners: { type: 'string', default: '50' },
       'heap-snapshots': { type: 'string' },
+      stages: { type: 'boolean', default: false },
     },
   });
   const [minutes, rate, owners] = [values.minutes, values.rate, values.owners].map(Number);
@@ -80,6 +86,7 @@ function options(): Options {
     rate: rate!,
     owners: owners!,
     heapSnapshots: values['heap-snapshots'],
+    stages: values.stages,
   };
 }
 
@@ -244,11 +251,14 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
 }
 
 async function main(): Promise<void> {
-  const { minutes, rate, owners, heapSnapshots } = options();
+  const { minutes, rate, owners, heapSnapshots, stages } = options();
   const bench = await startBenchService({
     RATE_LIMIT_ORDERS_PER_SECOND: '0',
     RATE_LIMIT_QUOTES_PER_SECOND: '0',
     MAX_CONNECTIONS_PER_CLIENT: '0',
+    // Its limit orders far from the market each carry their fresh quote and so count against
+    // their owner's cap: a few owners place thousands.
+    MAX_LIMIT_ORDERS_PER_OWNER: '1000000',
   });
   try {
     const { deployment } = bench.service.devnet!;
@@ -272,6 +282,7 @@ async function main(): Promise<void> {
     let loop = performance.eventLoopUtilization();
     const delay = monitorEventLoopDelay({ resolution: 20 });
     delay.enable();
+    recordStageTimings(stages);
     const worker = startTypeScriptWorker(
       new URL('./support/soak-load.ts', import.meta.url).href,
       data,
@@ -311,6 +322,7 @@ async function main(): Promise<void> {
       await worker.terminate();
     }
     report(done, samples, rate);
+    if (stages) console.log(`\nstages over the run:\n${stageTable(takeStageTimings())}`);
     for (const error of errors) console.log(`first error: ${error}`);
   } finally {
     await bench.stop();

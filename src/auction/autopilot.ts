@@ -12,6 +12,7 @@ import { envelope } from '../domain/event-envelope.js';
 import { streams, type Address, type AuctionClosedV5 } from '../domain/events.js';
 import type { Network } from '../domain/networks.js';
 import type { Ledger } from '../ledger/port.js';
+import { timedStage, timedStep } from '../metrics/stage-timings.js';
 import { startLeaderLoop, type LeaderLoop } from '../chain/leader-loop.js';
 import type { LeaderKey, RequestLeadership } from '../ledger/leadership.js';
 import { auctionedOrders, cutAuction, type CutDeps } from './cut.js';
@@ -89,7 +90,9 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   /** The round's ranking, and the orders left out of it because they cannot settle now. */
   async function solveRound(id: number, cut: Awaited<ReturnType<typeof cutAuction>>) {
     if (cut.orders.length === 0) return { solutions: [], excluded: new Map() };
-    const market = await readMarket(deps.market, network, cut, cut.block);
+    const market = await timedStage('auction: market', () =>
+      readMarket(deps.market, network, cut, cut.block),
+    );
     return runRound(roundDeps, id, cut, market);
   }
 
@@ -99,7 +102,7 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
   const step = async (isStopping: () => boolean, isLeading: () => boolean) => {
     const now = deps.clock();
     const nowSeconds = Math.floor(now.getTime() / 1000);
-    const cut = await cutAuction(deps.cut, now);
+    const cut = await timedStage('auction: cut', () => cutAuction(deps.cut, now));
     // An empty auction only marks time: the notices learn of expiries from auctions (DESIGN §4).
     // Asked of the notices themselves, so an expiry a winning settlement held (until it failed,
     // or its deadline passed) still gets its auction.
@@ -122,7 +125,9 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       record.orders.length,
       countBy(record.filtered, (f) => f.reason),
     );
-    const changes = lastRecorded ? changesSince(lastRecorded, record) : wholeCut(record);
+    const changes = timedStep('auction: record changes', () =>
+      lastRecorded ? changesSince(lastRecorded, record) : wholeCut(record),
+    );
     // The same cut again, with nothing solved: nothing to record, unless the notices need an
     // auction to see an expiry by (the ledger's clock).
     if (unchanged(changes) && solutions.length === 0 && !(await deps.expiryDue(nowSeconds))) {
@@ -152,15 +157,17 @@ export function startAutopilot(deps: AutopilotDeps): LeaderLoop {
       logger.warn({ auction: id }, 'leadership lost while solving: auction not recorded');
       return;
     }
-    const { position } = await deps.ledger.append(
-      streams.auction(network.name, id),
-      [
-        envelope(
-          { type: 'AuctionClosed', data: auction },
-          deterministicEventId('AuctionClosed', network.name, id),
-        ),
-      ],
-      'noStream',
+    const { position } = await timedStage('auction: append', () =>
+      deps.ledger.append(
+        streams.auction(network.name, id),
+        [
+          envelope(
+            { type: 'AuctionClosed', data: auction },
+            deterministicEventId('AuctionClosed', network.name, id),
+          ),
+        ],
+        'noStream',
+      ),
     );
     // The next record changes this one; whichever instance recorded the ones between, a record
     // names its base, so changes against an older one are still read right.

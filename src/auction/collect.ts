@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Auction, SolverAnswer } from './solver-api/types.js';
 import { SolverFailure, type Solver } from './solver.js';
+import { timedStage } from '../metrics/stage-timings.js';
 
 /** A solver's answer or why it gave none, and how long it took (`seconds`). */
 export type SolverOutcome = ({ answer: SolverAnswer } | { failure: SolverFailure }) & {
@@ -23,7 +24,9 @@ export async function askSolvers(
   return Promise.all(
     solvers.map(async (solver): Promise<SolverOutcome> => {
       try {
-        const answer = await solver.solve(auction, deadline);
+        const answer = await timedStage(`auction: solver ${solver.name}`, () =>
+          solver.solve(auction, deadline),
+        );
         return { answer, seconds: since(asked) };
       } catch (reason) {
         const seconds = since(asked);

@@ -22,6 +22,7 @@ import { splitOrderUid } from '../domain/eip712.js';
 import { onlyThroughTrampoline, type InteractionTargets } from '../domain/hook-interactions.js';
 import { NATIVE_TOKEN_MARKER } from '../domain/networks.js';
 import { mapAtOnce } from './at-once.js';
+import { timedStage, timedStep } from '../metrics/stage-timings.js';
 import { orderTermsOf, type OrderTerms } from '../domain/order-terms.js';
 import type { InFlightOrder } from '../queries/competitions.js';
 import { auctionOrder, executedOf } from '../queries/auction-order.js';
@@ -134,7 +135,9 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const [block, solvable, inFlight] = await Promise.all([
     deps.blockNumber(),
-    deps.solvable(nowSeconds, nowSeconds + deps.validityMargin),
+    timedStage('auction: cut solvable read', () =>
+      deps.solvable(nowSeconds, nowSeconds + deps.validityMargin),
+    ),
     deps.inFlight(now).then((found) => new Map(found.map((o) => [o.uid, BigInt(o.filledAfter)]))),
   ]);
   // In flight until the orders read model shows the settlement's fill.
@@ -174,32 +177,34 @@ export async function cutAuction(deps: CutDeps, now: Date): Promise<CutAuction> 
   const filtered: { uid: OrderUid; reason: FilterReason }[] = [];
   const orders: AuctionOrder[] = [];
   const solverOrders: OrderTerms[] = [];
-  for (const order of open) {
-    if (!trampolined(order)) {
-      filtered.push({ uid: order.uid, reason: 'UntrampolinedInteractions' });
-      continue;
+  timedStep('auction: cut assembly', () => {
+    for (const order of open) {
+      if (!trampolined(order)) {
+        filtered.push({ uid: order.uid, reason: 'UntrampolinedInteractions' });
+        continue;
+      }
+      if (!priced(order)) {
+        filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
+        continue;
+      }
+      if (refused.has(order.uid)) {
+        filtered.push({ uid: order.uid, reason: 'InvalidSignature' });
+        continue;
+      }
+      const needed = neededBalance(order);
+      if (needed > 0n && available(order) < needed) {
+        filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
+        continue;
+      }
+      if (isDust(order, needed > 0n ? available(order) : null)) {
+        filtered.push({ uid: order.uid, reason: 'DustOrder' });
+        continue;
+      }
+      const auctioned = auctionOrder(order, executedOf(order));
+      orders.push(auctioned);
+      solverOrders.push(orderTermsOf(auctioned));
     }
-    if (!priced(order)) {
-      filtered.push({ uid: order.uid, reason: 'MissingNativePrice' });
-      continue;
-    }
-    if (refused.has(order.uid)) {
-      filtered.push({ uid: order.uid, reason: 'InvalidSignature' });
-      continue;
-    }
-    const needed = neededBalance(order);
-    if (needed > 0n && available(order) < needed) {
-      filtered.push({ uid: order.uid, reason: 'InsufficientBalance' });
-      continue;
-    }
-    if (isDust(order, needed > 0n ? available(order) : null)) {
-      filtered.push({ uid: order.uid, reason: 'DustOrder' });
-      continue;
-    }
-    const auctioned = auctionOrder(order, executedOf(order));
-    orders.push(auctioned);
-    solverOrders.push(orderTermsOf(auctioned));
-  }
+  });
   const prices: Record<Address, string> = {};
   for (const order of orders) {
     for (const token of [order.sellToken, order.buyToken]) {

@@ -23,6 +23,7 @@ import type { Auction, NotificationKind, SolverAnswer } from './solver-api/types
 import { takeIn, type IntakeContext } from './solution-intake.js';
 import type { Solver } from './solver.js';
 import { BUILTIN_SOLVER_NAME } from './builtin-solver.js';
+import { timedStep } from '../metrics/stage-timings.js';
 
 export interface RoundDeps {
   network: Network;
@@ -144,12 +145,14 @@ export async function runRound(
     auction,
     referee,
     intake: context,
-  } = roundSetup(deps.network, id, cut, market, deps.trusted, deadline);
+  } = timedStep('auction: round setup', () =>
+    roundSetup(deps.network, id, cut, market, deps.trusted, deadline),
+  );
   const logger = deps.logger.child({ auction: id });
   const tell = (solver: Solver, solutionId: number | null, feedback: NotificationKind) =>
     solver.notify({ ...feedback, auctionId: String(id), solutionId });
   const intake = (solver: Solver, answer: SolverAnswer) =>
-    takeAnswer(solver, answer, context, logger, tell);
+    timedStep('auction: intake', () => takeAnswer(solver, answer, context, logger, tell));
 
   const outcomes = await askSolvers(deps.solvers, auction, deps.solveTimeoutMs);
   const answered = (solver: Solver, outcome: SolverAnswerOutcome, seconds: number) =>
@@ -168,7 +171,9 @@ export async function runRound(
   });
   if (driver === null)
     return {
-      solutions: rankProposals(referee, proposed).map(({ solution }) => solution),
+      solutions: timedStep('auction: ranking', () => rankProposals(referee, proposed)).map(
+        ({ solution }) => solution,
+      ),
       excluded: new Map(),
     };
 

@@ -12,6 +12,7 @@ import type { OrderUid, RankedSolution, SolutionOrder } from '../domain/events.j
 import { rankProposals } from '../domain/referee/competition.js';
 import type { ProposedSolution, RefereeAuction } from '../domain/referee/proposed-solution.js';
 import type { Revert } from './driver.js';
+import { timedStep } from '../metrics/stage-timings.js';
 
 /** Simulations of the winners per auction; the last ranking goes unchecked (the driver's own simulation still guards). */
 export const CHECK_ROUNDS = 3;
@@ -55,7 +56,9 @@ export async function settleableRanking<Problem extends string>(
   const excluded = new Map<OrderUid, Problem>();
   let proposals = [...proposed];
   for (let round = 1; ; round++) {
-    const ranked = rankProposals(without(auction, excluded), proposals);
+    const ranked = timedStep('auction: ranking', () =>
+      rankProposals(without(auction, excluded), proposals),
+    );
     const result = () => ({ solutions: ranked.map(({ solution }) => solution), excluded });
     if (round > CHECK_ROUNDS) return result();
     const winners = ranked.filter(({ solution }) => solution.isWinner);

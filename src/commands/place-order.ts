@@ -40,6 +40,7 @@ import {
 import { verifyOwner } from './order-owner.js';
 import { reject } from './rejection.js';
 import { envelope } from '../domain/event-envelope.js';
+import { timedStage, timedStep } from '../metrics/stage-timings.js';
 
 export interface PlaceOrderDeps extends ReplacementDeps, QuoteLinkDeps {
   ledger: Ledger;
@@ -104,24 +105,24 @@ export async function placeOrder(
   body: OrderCreationBody,
 ): Promise<PlacedOrder> {
   const now = deps.clock();
-  const found = await findOrderAppData(deps.appData, network.name, body.appData, body.appDataHash);
+  const found = await timedStage('order: app-data lookup', () =>
+    findOrderAppData(deps.appData, network.name, body.appData, body.appDataHash),
+  );
   const order = signedOrder(body, found.hash);
   const digest = orderDigest(order, domainSeparator(network.chainId, network.settlementContract));
   const replaced = await precheck(deps, network, found, digest, now);
-  const appData = await checkOrderAppData(
-    deps.appData,
-    network.name,
-    found,
-    body.appDataHash,
-    deps.appDataSizeLimit,
+  const appData = await timedStage('order: app-data check', () =>
+    checkOrderAppData(deps.appData, network.name, found, body.appDataHash, deps.appDataSizeLimit),
   );
-  const { owner, signature } = verifyOwner({
-    scheme: body.signingScheme,
-    signature: body.signature,
-    digest,
-    from: body.from ? parseAddress(body.from) : null,
-    appDataSigner: appData.parsed.signer ?? null,
-  });
+  const { owner, signature } = timedStep('order: signature recovery', () =>
+    verifyOwner({
+      scheme: body.signingScheme,
+      signature: body.signature,
+      digest,
+      from: body.from ? parseAddress(body.from) : null,
+      appDataSigner: appData.parsed.signer ?? null,
+    }),
+  );
   const uid = computeOrderUid(digest, owner, order.validTo);
   const orderClassValue = orderClass(order);
   const violation = checkOrderRules({
@@ -136,26 +137,43 @@ export async function placeOrder(
     request: 'submission',
   });
   if (violation) reject(violation.errorType, violation.description);
-  await checkOrderOnChain(deps.chain, {
-    order,
-    owner,
-    scheme: body.signingScheme,
-    signature,
-    digest,
-    fullBalanceCheck: body.fullBalanceCheck ?? false,
-    wrapped: appData.parsed.hasWrappers,
-  });
-
-  // Step 10's other outcome for an order with a fee, checked first: no quote is needed to know
-  // that the order is refused, and pricing one costs chain reads and the solvers' time.
+  // Step 10's other outcome for an order with a fee, known without a quote: pricing one costs
+  // chain reads and the solvers' time.
   const signedFee = checkNoSignedFee(order);
-  if (signedFee) reject(signedFee.errorType, signedFee.description);
-  const quote = await linkQuote(
-    deps,
-    network,
-    { order, owner, signingScheme: body.signingScheme, appData, quoteId: body.quoteId ?? null },
-    now,
+  // The quote is priced while the chain is asked about the order: both only read, and each
+  // takes a round trip to the node. Their refusals still come in the steps' order: the chain
+  // check's, the signed fee's, then the quote's.
+  const quoting = signedFee
+    ? null
+    : timedStage('order: quote', () =>
+        linkQuote(
+          deps,
+          network,
+          {
+            order,
+            owner,
+            signingScheme: body.signingScheme,
+            appData,
+            quoteId: body.quoteId ?? null,
+          },
+          now,
+        ),
+      );
+  // Never unhandled: a refusal before it is awaited makes its own refusal moot.
+  quoting?.catch(() => undefined);
+  await timedStage('order: chain check', () =>
+    checkOrderOnChain(deps.chain, {
+      order,
+      owner,
+      scheme: body.signingScheme,
+      signature,
+      digest,
+      fullBalanceCheck: body.fullBalanceCheck ?? false,
+      wrapped: appData.parsed.hasWrappers,
+    }),
   );
+  if (signedFee) reject(signedFee.errorType, signedFee.description);
+  const quote = await quoting!;
   // Every order left is a limit order; one asking more than its quote counts against the cap.
   if (quote && outsideMarket(quotableOrder(order), quote)) {
     const live = await deps.orders.liveOutsideMarketLimitOrders(
@@ -202,7 +220,9 @@ export async function placeOrder(
       post: hookInteractions(network, appData.parsed.hooks.post),
     },
   };
-  const placedPosition = await record(deps.ledger, placed);
+  const placedPosition = await timedStage('order: append (group commit)', () =>
+    record(deps.ledger, placed),
+  );
   // The old order's cancellation was recorded first; a retry may find it after the placement.
   const position =
     cancelPosition !== null && deps.ledger.comparePositions(cancelPosition, placedPosition) > 0

@@ -8,6 +8,7 @@
  * adapters and their contract tests stay free of the domain's event types.
  */
 import type { Ledger } from './port.js';
+import { timedStep } from '../metrics/stage-timings.js';
 
 /** Why a payload is not valid for its (type, version), or null when it is. */
 export type PayloadCheck = (type: string, version: number, data: unknown) => string | null;
@@ -28,7 +29,9 @@ export function withPayloadChecks(ledger: Ledger, check: PayloadCheck): Ledger {
   return {
     async append(stream, events, expected) {
       for (const { type, version, data } of events) {
-        const problem = check(type, version, data);
+        const problem = timedStep(`ledger: payload check ${type}`, () =>
+          check(type, version, data),
+        );
         if (problem !== null) throw new InvalidEventPayloadError(stream, type, version, problem);
       }
       return ledger.append(stream, events, expected);

@@ -4,13 +4,13 @@
  * autopilot that cuts, solves, records and settles.
  */
 import { startAutopilot } from '../auction/autopilot.js';
-import { createBuiltinSolver } from '../auction/builtin-solver.js';
 import { createSettlementDriver, type SettlementDriver } from '../auction/driver.js';
 import { createExternalSolver } from '../auction/external-solver.js';
 import type { MarketSources } from '../auction/round.js';
 import { settlementFeedback } from '../auction/settlement-feedback.js';
 import { createSolverQuotes, type SolverQuotes } from '../auction/solver-quotes.js';
 import type { Solver } from '../auction/solver.js';
+import { startSolverThread, type SolverThread } from '../auction/solver-thread/thread.js';
 import { devnetSolver } from '../chain/devnet/accounts.js';
 import { createTokenFacts } from '../chain/token-facts.js';
 import type { Config } from '../config.js';
@@ -48,13 +48,17 @@ export async function startAuctions(
   projections: ProjectionThreadEngine,
 ): Promise<Auctions> {
   const nextAuctionId = sequenceIds(shared.infra.pool, 'batchbook_auction_ids');
+  // Stopped after the autopilots and quotes that ask it (a lifetime closes in reverse).
+  const solverThread = shared.config.auction.builtinSolver
+    ? startBuiltinSolverThread(shared)
+    : null;
   const solverQuotes = new Map<string, SolverQuotes>();
   for (const name of shared.chains.live.names) {
     const network = networkByName(name)!;
     // The driver tells each winner's solver what became of it.
     const byName = new Map<string, Solver>();
     const driver = startDriver(shared, network, (solver) => byName.get(solver));
-    const solvers = solversOf(shared, network, driver);
+    const solvers = solversOf(shared, network, driver, solverThread);
     for (const solver of solvers) byName.set(solver.name, solver);
     const market = marketOf(shared, name);
     solverQuotes.set(
@@ -70,6 +74,8 @@ export async function startAuctions(
     );
     startNetworkAutopilot(shared, network, { driver, solvers, market, projections, nextAuctionId });
   }
+  // Quotes and auctions asked from now on are solved at once, not after the thread has loaded.
+  await solverThread?.ready;
   return { solverQuotes };
 }
 
@@ -98,17 +104,30 @@ function startDriver(
   return driver;
 }
 
-/** The built-in solver (which settles with the driver's account) and the configured engines. */
+function startBuiltinSolverThread({ infra, life }: AuctionSources): SolverThread {
+  const thread = startSolverThread({
+    onError: (err) => infra.logger.error({ err }, 'solver thread failure'),
+  });
+  life.onStop(() => thread.stop());
+  return thread;
+}
+
+/**
+ * The built-in solver (which settles with the driver's account, and solves auctions on its own
+ * thread) and the configured engines.
+ */
 function solversOf(
   { config, infra }: AuctionSources,
   network: Network,
   driver: SettlementDriver | null,
+  solverThread: SolverThread | null,
 ): Solver[] {
-  const wrappedNative = network.wrappedNativeToken.toLowerCase() as Address;
   return [
-    ...(config.auction.builtinSolver && driver
+    ...(solverThread && driver
       ? [
-          createBuiltinSolver(driver.address, wrappedNative, {
+          solverThread.builtinSolver({
+            address: driver.address,
+            wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
             slippageBps: BigInt(config.auction.builtinSolverSlippageBps),
           }),
         ]

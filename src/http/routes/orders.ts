@@ -9,6 +9,7 @@ import type { NetworkState } from '../network.js';
 import { addressParam, integerQuery, uidParam } from '../params.js';
 import { rateLimited } from '../rate-limit.js';
 import { validated } from '../validate.js';
+import { timedStage, timedStep } from '../../metrics/stage-timings.js';
 
 const BODY_LIMIT = 16 * 1024;
 const MAX_UIDS = 128;
@@ -19,12 +20,18 @@ export function ordersRouter(deps: HttpDeps): Router<NetworkState> {
   const router = new Router<NetworkState>();
 
   router.post('/api/v1/orders', rateLimited(deps, 'orders'), jsonBody(BODY_LIMIT), async (ctx) => {
-    const body = validated(validators.orderCreation, ctx.request.body);
-    const placed = await deps.commands.placeOrder(ctx.state.network, body);
-    await Promise.all([
-      deps.readYourWrites('orders', placed.position),
-      placed.appDataPosition && deps.readYourWrites('app-data', placed.appDataPosition),
-    ]);
+    const body = timedStep('order: schema validation', () =>
+      validated(validators.orderCreation, ctx.request.body),
+    );
+    const placed = await timedStage('order: command', () =>
+      deps.commands.placeOrder(ctx.state.network, body),
+    );
+    await timedStage('order: read-your-writes wait', () =>
+      Promise.all([
+        deps.readYourWrites('orders', placed.position),
+        placed.appDataPosition && deps.readYourWrites('app-data', placed.appDataPosition),
+      ]),
+    );
     ctx.status = 201;
     ctx.body = JSON.stringify(placed.uid);
     ctx.type = 'application/json';

@@ -1,0 +1,158 @@
+/**
+ * The built-in solver on a thread of its own (worker.ts): solving an auction of thousands of
+ * orders is synchronous work of a second or more, which on the thread serving requests would
+ * stall every request and every order's fresh quote behind it (BENCHMARKS.md, "Auctions off the
+ * serving thread"). Seen from the autopilot and the quotes it is the same `Solver`: an auction
+ * in, the solver engine API's answer out, by the deadline or not at all. A quote's auction (one
+ * order, `id` null) is solved where it is asked: a fraction of a millisecond, less than the hop
+ * to the thread and back, and never queued behind an auction the thread is solving.
+ *
+ * A thread that ends unasked (a bug, out of memory) costs the auctions it was solving: each
+ * gets no answer from the built-in solver, as a solver that failed. It is started again at once,
+ * then with backoff while it keeps ending before it answers anything.
+ */
+import type { Worker } from 'node:worker_threads';
+import { startTypeScriptWorker } from '../../typescript-worker.js';
+import { BUILTIN_SOLVER_NAME, createBuiltinSolver } from '../builtin-solver.js';
+import { SolverFailure, type Solver } from '../solver.js';
+import type { SolverAnswer } from '../solver-api/types.js';
+import type { BuiltinSolverParams, FromSolverThread, ToSolverThread } from './messages.js';
+
+export interface SolverThreadOptions {
+  /** A thread that ended unasked, or an error it could not catch. */
+  onError(err: unknown): void;
+  /** The module the thread runs: worker.ts unless a test wraps it (one that ends the thread). */
+  workerUrl?: string;
+}
+
+export interface SolverThread {
+  /**
+   * Resolves once the first thread has loaded (an auction sent before waits for that, and its
+   * deadline runs meanwhile); rejects if it ends before.
+   */
+  ready: Promise<void>;
+  /** The built-in solver competing as `params.address`, solving auctions on the thread. */
+  builtinSolver(params: BuiltinSolverParams): Solver;
+  /** Ends the thread; auctions it was solving get no answer. */
+  stop(): Promise<void>;
+}
+
+const WORKER_URL = new URL('./worker.ts', import.meta.url).href;
+const restartDelay = (failures: number) =>
+  failures <= 1 ? 0 : Math.min(30_000, 1_000 * 2 ** (failures - 2));
+
+/** An auction sent to the thread, until its answer comes back. */
+interface Pending {
+  thread: Worker;
+  answered(answer: SolverAnswer): void;
+  failed(failure: SolverFailure): void;
+}
+
+const failure = (kind: 'timeout' | 'error', message: string) =>
+  new SolverFailure(BUILTIN_SOLVER_NAME, kind, message);
+
+export function startSolverThread(options: SolverThreadOptions): SolverThread {
+  const { onError, workerUrl = WORKER_URL } = options;
+  const pending = new Map<number, Pending>();
+  let lastId = 0;
+  let current: Worker | undefined;
+  let stopping = false;
+  /** Threads that ended unasked since one last answered. */
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let loaded: () => void = () => undefined;
+  let endedFirst: (err: Error) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    loaded = resolve;
+    endedFirst = reject;
+  });
+  // Whoever awaits it learns why; nobody need.
+  ready.catch(() => undefined);
+
+  const settle = (id: number) => {
+    const entry = pending.get(id);
+    pending.delete(id);
+    return entry;
+  };
+
+  const running = (): Worker => {
+    if (current) return current;
+    const thread = startTypeScriptWorker(workerUrl, null);
+    // The service's own handles keep the process alive; an idle solver thread does not.
+    thread.unref();
+    thread.on('message', (message: FromSolverThread) => {
+      if (message.type === 'ready') return loaded();
+      failures = 0;
+      const entry = settle(message.id);
+      if (message.type === 'answer') entry?.answered(message.answer);
+      else entry?.failed(failure('error', `failed: ${message.message}`));
+    });
+    thread.on('error', (err) => onError(err));
+    thread.on('exit', (code) => {
+      if (current === thread) current = undefined;
+      endedFirst(new Error(`the solver thread ended as it started (exit code ${code})`));
+      for (const [id, entry] of pending) {
+        if (entry.thread !== thread) continue;
+        settle(id);
+        entry.failed(failure('error', `failed: the solver thread ended (exit code ${code})`));
+      }
+      if (stopping) return;
+      onError(new Error(`the solver thread ended (exit code ${code})`));
+      clearTimeout(restartTimer);
+      restartTimer = setTimeout(() => {
+        if (!stopping) running();
+      }, restartDelay(++failures));
+      restartTimer.unref();
+    });
+    current = thread;
+    return thread;
+  };
+  running();
+
+  const solve = (
+    params: BuiltinSolverParams,
+    auction: ToSolverThread['auction'],
+    signal: AbortSignal,
+  ) =>
+    new Promise<SolverAnswer>((resolve, reject) => {
+      if (stopping) return reject(failure('error', 'failed: the solver thread is stopped'));
+      if (signal.aborted) return reject(failure('timeout', 'gave no answer by the deadline'));
+      const id = ++lastId;
+      const onAbort = () => {
+        if (settle(id)) reject(failure('timeout', 'gave no answer by the deadline'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const thread = running();
+      pending.set(id, {
+        thread,
+        answered: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        },
+        failed: (why) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(why);
+        },
+      });
+      thread.postMessage({ type: 'solve', id, solver: params, auction } satisfies ToSolverThread);
+    });
+
+  return {
+    ready,
+    builtinSolver: (params) => {
+      const here = createBuiltinSolver(params.address, params.wrappedNative, {
+        slippageBps: params.slippageBps,
+      });
+      return {
+        ...here,
+        solve: (auction, signal) =>
+          auction.id === null ? here.solve(auction, signal) : solve(params, auction, signal),
+      };
+    },
+    stop: async () => {
+      stopping = true;
+      clearTimeout(restartTimer);
+      await current?.terminate();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/**
+ * A solver thread that ends whenever it is sent one auction (./solver-thread-crashing-worker.ts),
+ * to show what a thread ending unasked costs.
+ */
+export const POISONED_AUCTION_ID = '666';
+export const CRASH_EXIT_CODE = 7;
+export const CRASHING_SOLVER_WORKER = new URL('./solver-thread-crashing-worker.ts', import.meta.url)
+  .href;
