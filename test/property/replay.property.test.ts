@@ -28,7 +28,7 @@ import {
   address,
   appDataRegistered,
   hex,
-  openTestDatabase,
+  suiteTestDatabase,
   orderCancelled,
   onChainInvalidation,
   orderPlaced,
@@ -476,15 +476,7 @@ async function appendAll(
 
 describe('replay equals live projection (property)', function () {
   this.timeout(60_000);
-  let t: TestDatabase;
-
-  before(async () => {
-    t = await openTestDatabase();
-  });
-
-  after(async () => {
-    await t?.close();
-  });
+  const database = suiteTestDatabase();
 
   it('builds the same read models for any event sequence', async () => {
     await fc.assert(
@@ -496,32 +488,35 @@ describe('replay equals live projection (property)', function () {
           // Each run starts from an empty ledger, an empty outbox and no read models. The outbox
           // is a store (made by the store migrations, not the read models'): it outlives
           // replays, which must add nothing to it.
-          await t.db.raw('TRUNCATE ledger_events, ledger_streams, delivery.outbox');
-          await t.db.raw('DROP SCHEMA IF EXISTS read, replay CASCADE');
+          await database().db.raw('TRUNCATE ledger_events, ledger_streams, delivery.outbox');
+          await database().db.raw('DROP SCHEMA IF EXISTS read, replay CASCADE');
           const projectors = allProjectors();
           const engine = await startProjections({
-            ...projectionDeps(t),
+            ...projectionDeps(database()),
             projectors,
             batchSize: liveBatch,
           });
           try {
-            const last = await appendAll(t, events(actions));
+            const last = await appendAll(database(), events(actions));
             for (const p of projectors) {
               if (last) expect(await engine.waitFor(p.name, last, 10_000), p.name).to.equal(true);
             }
-            const outbox = await tableContents(t.db, 'delivery', 'outbox');
+            const outbox = await tableContents(database().db, 'delivery', 'outbox');
             await replayInto({
-              ledger: t.ledger,
-              db: t.db,
+              ledger: database().ledger,
+              db: database().db,
               projectors,
               schema: 'replay',
               batchSize: replayBatch,
             });
-            expect(await tableContents(t.db, 'delivery', 'outbox'), 'outbox').to.deep.equal(outbox);
+            expect(
+              await tableContents(database().db, 'delivery', 'outbox'),
+              'outbox',
+            ).to.deep.equal(outbox);
             for (const p of projectors) {
               for (const table of p.tables) {
-                expect(await tableContents(t.db, 'replay', table), table).to.deep.equal(
-                  await tableContents(t.db, 'read', table),
+                expect(await tableContents(database().db, 'replay', table), table).to.deep.equal(
+                  await tableContents(database().db, 'read', table),
                 );
               }
             }

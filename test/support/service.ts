@@ -12,6 +12,7 @@ import type { PostgresDeadlines } from '../../src/postgres/connection-options.js
 import { startService } from '../../src/startup/start-service.js';
 import { sharedTestChain } from './chain.js';
 import { freshDatabase } from './postgres.js';
+import { suiteResource } from './suite-resource.js';
 
 export interface TestService {
   /** Base URL of the server, e.g. http://127.0.0.1:43123 */
@@ -135,3 +136,10 @@ export async function http<T = unknown>(
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
+
+/** A test service for the whole calling suite: started before its tests, stopped after them. */
+export const suiteTestService = (options: TestServiceOptions = {}): (() => TestService) =>
+  suiteResource(
+    () => startTestService(options),
+    (service) => service.stop(),
+  );

@@ -6,12 +6,7 @@
 import { expect } from 'chai';
 import { DEVNET_DEMO_TOKENS } from '../../../src/domain/networks.js';
 import { fundedWallet } from '../../support/owners.js';
-import {
-  controlledClock,
-  http,
-  startTestService,
-  type TestService,
-} from '../../support/service.js';
+import { controlledClock, http, suiteTestService } from '../../support/service.js';
 import { CHAIN_ID, signOrder } from '../../support/signing.js';
 import { waitFor } from '../../support/wait.js';
 import { recordedAuctions } from '../../support/auctions.js';
@@ -20,18 +15,13 @@ describe('autopilot: expiry without other trading', function () {
   this.timeout(60_000);
 
   const clock = controlledClock();
-  let service: TestService;
-
-  before(async () => {
-    service = await startTestService({
-      clock: clock.now,
-      env: { DEVNET_AUCTION_INTERVAL_MS: '50', NOTIFICATIONS_API_KEY: 'expiry-key' },
-    });
+  const service = suiteTestService({
+    clock: clock.now,
+    env: { DEVNET_AUCTION_INTERVAL_MS: '50', NOTIFICATIONS_API_KEY: 'expiry-key' },
   });
-  after(() => service?.stop());
 
   const auctions = async () =>
-    (await recordedAuctions(service.ledger)).filter((a) => a.network === 'devnet');
+    (await recordedAuctions(service().ledger)).filter((a) => a.network === 'devnet');
 
   it('cuts one empty auction after the order expired, and the owner gets its expiry notice', async () => {
     const owner = await fundedWallet();
@@ -42,7 +32,7 @@ describe('autopilot: expiry without other trading', function () {
       buyAmount: (10n ** 24n).toString(),
       validTo,
     });
-    const placed = await http('POST', `${service.devnet}/api/v1/orders`, order.body);
+    const placed = await http('POST', `${service().devnet}/api/v1/orders`, order.body);
     expect(placed.status, placed.text).to.equal(201);
     await waitFor(
       async () => (await auctions()).some((a) => a.orders.some((o) => o.uid === order.uid)),
@@ -70,7 +60,7 @@ describe('autopilot: expiry without other trading', function () {
       (
         await http<{ type: string; timestamp: string; metadata: { orderId: string } }[]>(
           'GET',
-          `${service.url}/accounts/${owner.address}/notifications`,
+          `${service().url}/accounts/${owner.address}/notifications`,
         )
       ).body.filter((n) => n.metadata.orderId === order.uid && n.type === 'order_expired');
     await waitFor(async () => (await notices()).length === 1, { description: 'the expiry notice' });

@@ -9,27 +9,19 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { openApiDocument } from '../../../src/http/openapi/document.js';
 import { documentedHttp } from '../../support/openapi.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { suiteTestService } from '../../support/service.js';
 
 const require = createRequire(import.meta.url);
 
 describe('HTTP: the API document and its reference page', function () {
   this.timeout(60_000);
-  let service: TestService;
-
-  before(async () => {
-    service = await startTestService();
-  });
-
-  after(async () => {
-    await service?.stop();
-  });
+  const service = suiteTestService();
 
   it('serves the OpenAPI 3.1 document at /openapi.json, with the service version', async () => {
-    const version = await documentedHttp<string>('GET', `${service.devnet}/api/v1/version`);
+    const version = await documentedHttp<string>('GET', `${service().devnet}/api/v1/version`);
     const served = await documentedHttp<{ openapi: string; info: { version: string } }>(
       'GET',
-      `${service.url}/openapi.json`,
+      `${service().url}/openapi.json`,
     );
     expect(served.status).to.equal(200);
     expect(served.body.openapi).to.equal('3.1.0');
@@ -38,7 +30,7 @@ describe('HTTP: the API document and its reference page', function () {
   });
 
   it('serves a reference page at /docs that loads only this server’s files', async () => {
-    const page = await documentedHttp<string>('GET', `${service.url}/docs`);
+    const page = await documentedHttp<string>('GET', `${service().url}/docs`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
     const sources = [...page.text.matchAll(/(?:src|href|url)\s*[=:]\s*['"]([^'"]+)['"]/g)].map(
@@ -51,7 +43,7 @@ describe('HTTP: the API document and its reference page', function () {
     ]);
     expect(page.text).to.include('validatorUrl: null');
     for (const source of sources) {
-      const answer = await documentedHttp('GET', `${service.url}${source!}`);
+      const answer = await documentedHttp('GET', `${service().url}${source!}`);
       expect(answer.status, source).to.equal(200);
     }
   });
@@ -61,7 +53,7 @@ describe('HTTP: the API document and its reference page', function () {
       ['swagger-ui-bundle.js', /^text\/javascript/],
       ['swagger-ui.css', /^text\/css/],
     ] as const) {
-      const answer = await documentedHttp('GET', `${service.url}/docs/${file}`);
+      const answer = await documentedHttp('GET', `${service().url}/docs/${file}`);
       expect(answer.status).to.equal(200);
       expect(answer.headers.get('content-type')).to.match(type);
       expect(answer.text).to.equal(
@@ -77,7 +69,7 @@ describe('HTTP: the API document and its reference page', function () {
       '..%2Fpackage.json',
       'swagger-ui-bundle.js.map',
     ]) {
-      const answer = await documentedHttp('GET', `${service.url}/docs/${name}`);
+      const answer = await documentedHttp('GET', `${service().url}/docs/${name}`);
       expect(answer.status, name).to.equal(404);
     }
   });

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OrderBookApi, SupportedChainId, type ApiBaseUrls } from '@cowprotocol/cow-sdk';
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../../support/service.js';
+import { suiteTestService } from '../../support/service.js';
 
 /** A server that answers every request with a version string and keeps the requests' headers. */
 async function headerCatcher(): Promise<{
@@ -28,18 +28,10 @@ async function headerCatcher(): Promise<{
 
 describe('HTTP: CORS', function () {
   this.timeout(60_000);
-  let service: TestService;
-
-  before(async () => {
-    service = await startTestService();
-  });
-
-  after(async () => {
-    await service?.stop();
-  });
+  const service = suiteTestService();
 
   async function preflight(requestHeaders: string[]) {
-    const response = await fetch(`${service.mainnet}/api/v1/orders`, {
+    const response = await fetch(`${service().mainnet}/api/v1/orders`, {
       method: 'OPTIONS',
       headers: {
         Origin: 'https://app.example',
@@ -89,7 +81,7 @@ describe('HTTP: CORS', function () {
   it('lets browsers cache a preflight, and shows them Retry-After', async () => {
     const { response } = await preflight(['content-type']);
     expect(Number(response.headers.get('access-control-max-age'))).to.be.at.least(600);
-    const answer = await fetch(`${service.mainnet}/api/v1/version`, {
+    const answer = await fetch(`${service().mainnet}/api/v1/version`, {
       headers: { Origin: 'https://app.example' },
     });
     expect(answer.headers.get('access-control-expose-headers')).to.include('Retry-After');

@@ -11,13 +11,7 @@ import { ConfigError, loadConfig } from '../../../src/config.js';
 import { createMemoryRateLimitStore } from '../../../src/http/rate-limit-store.js';
 import { servedOperations } from '../../support/operations.js';
 import { fundedWallet } from '../../support/owners.js';
-import {
-  controlledClock,
-  http,
-  startTestService,
-  type HttpResult,
-  type TestService,
-} from '../../support/service.js';
+import { controlledClock, http, suiteTestService, type HttpResult } from '../../support/service.js';
 import { CHAIN_ID, newWallet, signOrder } from '../../support/signing.js';
 
 type ErrorBody = { errorType: string; description: string };
@@ -35,18 +29,14 @@ function expectLimited(response: HttpResult<unknown>): number {
 
 describe('HTTP: rate limits behind one trusted proxy', () => {
   const clock = controlledClock();
-  let service: TestService;
-  before(async () => {
-    service = await startTestService({
-      env: {
-        RATE_LIMIT_ORDERS_PER_SECOND: '2',
-        RATE_LIMIT_PRICES_PER_SECOND: '2',
-        TRUSTED_PROXIES: '1',
-      },
-      clock: clock.now,
-    });
+  const service = suiteTestService({
+    env: {
+      RATE_LIMIT_ORDERS_PER_SECOND: '2',
+      RATE_LIMIT_PRICES_PER_SECOND: '2',
+      TRUSTED_PROXIES: '1',
+    },
+    clock: clock.now,
   });
-  after(() => service.stop());
 
   /**
    * An order submission (usually an invalid body: a 400 still spends the budget) from `ip`, as
@@ -54,7 +44,7 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
    */
   function submit(body: unknown, ip = '192.0.2.1', network = 'devnet', forged?: string) {
     const forwarded = forged === undefined ? ip : `${forged}, ${ip}`;
-    return http<unknown>('POST', `${service.url}/${network}/api/v1/orders`, body, {
+    return http<unknown>('POST', `${service().url}/${network}/api/v1/orders`, body, {
       'x-forwarded-for': forwarded,
     });
   }
@@ -105,8 +95,8 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
       http<unknown>(
         'GET',
         route === 'native_price'
-          ? `${service.devnet}/api/v1/token/${token}/native_price`
-          : `${service.url}/devnet/tokens/${token}/usdPrice`,
+          ? `${service().devnet}/api/v1/token/${token}/native_price`
+          : `${service().url}/devnet/tokens/${token}/usdPrice`,
         undefined,
         { 'x-forwarded-for': ip },
       );
@@ -141,10 +131,10 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
     expect((await submit({})).status).to.equal(400);
     expect((await submit({})).status).to.equal(400);
 
-    const before = (await service.ledger.readAll(null, 10_000)).length;
+    const before = (await service().ledger.readAll(null, 10_000)).length;
     const retryAfter = expectLimited(await submit(signed.body));
-    expect((await service.ledger.readAll(null, 10_000)).length, 'ledger grew').to.equal(before);
-    const read = await http('GET', `${service.devnet}/api/v1/orders/${signed.uid}`);
+    expect((await service().ledger.readAll(null, 10_000)).length, 'ledger grew').to.equal(before);
+    const read = await http('GET', `${service().devnet}/api/v1/orders/${signed.uid}`);
     expect(read.status).to.equal(404);
 
     clock.advance(retryAfter);
@@ -157,25 +147,21 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
 describe('HTTP: rate limits on every write', () => {
   const API_KEY = 'rate-limits-key';
   const clock = controlledClock();
-  let service: TestService;
-  before(async () => {
-    service = await startTestService({
-      env: {
-        RATE_LIMIT_ORDERS_PER_SECOND: '1',
-        RATE_LIMIT_QUOTES_PER_SECOND: '1',
-        RATE_LIMIT_APP_DATA_PER_SECOND: '1',
-        RATE_LIMIT_CANCELS_PER_SECOND: '1',
-        RATE_LIMIT_CHANNELS_PER_SECOND: '1',
-        RATE_LIMIT_CHANNELS_PER_HOUR: '3',
-        NOTIFICATIONS_API_KEY: API_KEY,
-        TRUSTED_PROXIES: '1',
-      },
-      clock: clock.now,
-    });
+  const service = suiteTestService({
+    env: {
+      RATE_LIMIT_ORDERS_PER_SECOND: '1',
+      RATE_LIMIT_QUOTES_PER_SECOND: '1',
+      RATE_LIMIT_APP_DATA_PER_SECOND: '1',
+      RATE_LIMIT_CANCELS_PER_SECOND: '1',
+      RATE_LIMIT_CHANNELS_PER_SECOND: '1',
+      RATE_LIMIT_CHANNELS_PER_HOUR: '3',
+      NOTIFICATIONS_API_KEY: API_KEY,
+      TRUSTED_PROXIES: '1',
+    },
+    clock: clock.now,
   });
-  after(() => service.stop());
 
-  const ledgerLength = async () => (await service.ledger.readAll(null, 100_000)).length;
+  const ledgerLength = async () => (await service().ledger.readAll(null, 100_000)).length;
 
   it('refuses a caller its second write within its budget on every write endpoint, an IPv6 one by its /64', async () => {
     // Reads that take a body are no writes.
@@ -185,7 +171,7 @@ describe('HTTP: rate limits on every write', () => {
     expect(writes.length).to.be.at.least(8);
     for (const [i, op] of writes.entries()) {
       const path = op.path.replace(/\{[^}]+\}/g, `0x${'12'.repeat(20)}`);
-      const url = `${service.url}${op.mount === 'network' ? '/devnet' : ''}${path}`;
+      const url = `${service().url}${op.mount === 'network' ? '/devnet' : ''}${path}`;
       // Two addresses of one subscriber's /64.
       const send = (host: number) =>
         http(
@@ -209,7 +195,7 @@ describe('HTTP: rate limits on every write', () => {
     const subscribe = (ip: string) =>
       http(
         'POST',
-        `${service.url}/accounts/${newWallet().address}/subscriptions`,
+        `${service().url}/accounts/${newWallet().address}/subscriptions`,
         { channel: { kind: 'webhook', url: 'https://hooks.example.org/batchbook' } },
         { 'x-forwarded-for': ip, 'x-api-key': API_KEY },
       );
@@ -232,15 +218,11 @@ describe('HTTP: rate limits on every write', () => {
 });
 
 describe('HTTP: rate limits with no proxy trusted', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startTestService({ env: { RATE_LIMIT_ORDERS_PER_SECOND: '1' } });
-  });
-  after(() => service.stop());
+  const service = suiteTestService({ env: { RATE_LIMIT_ORDERS_PER_SECOND: '1' } });
 
   it('ignores X-Forwarded-For: a forged address gets no budget of its own', async () => {
     const submit = (forged: string) =>
-      http<unknown>('POST', `${service.devnet}/api/v1/orders`, {}, { 'x-forwarded-for': forged });
+      http<unknown>('POST', `${service().devnet}/api/v1/orders`, {}, { 'x-forwarded-for': forged });
     expect((await submit('192.0.2.1')).status).to.equal(400);
     expectLimited(await submit('192.0.2.2'));
   });

@@ -7,7 +7,7 @@
  */
 import { createECDH, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { hexlify, randomBytes, Wallet, type HDNodeWallet, type TypedDataField } from 'ethers';
+import { hexlify, randomBytes, Wallet, type HDNodeWallet } from 'ethers';
 import webpush from 'web-push';
 import {
   startSmtpReceiver,
@@ -18,6 +18,7 @@ import {
 } from '../../support/receivers.js';
 import { documentedHttp } from '../../support/openapi.js';
 import { http, startTestService, type TestService } from '../../support/service.js';
+import { SUBSCRIPTION_TYPES } from '../../support/subscription-types.js';
 import { waitFor } from '../../support/wait.js';
 
 interface Domain {
@@ -25,32 +26,6 @@ interface Domain {
   version: string;
   salt: string;
 }
-
-const TYPES: Record<string, Record<string, TypedDataField[]>> = {
-  Subscribe: {
-    Subscribe: [
-      { name: 'account', type: 'address' },
-      { name: 'channel', type: 'string' },
-      { name: 'target', type: 'string' },
-      { name: 'p256dh', type: 'string' },
-      { name: 'auth', type: 'string' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-  ListSubscriptions: {
-    ListSubscriptions: [
-      { name: 'account', type: 'address' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-  Unsubscribe: {
-    Unsubscribe: [
-      { name: 'account', type: 'address' },
-      { name: 'id', type: 'string' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-};
 
 type Channel =
   | { kind: 'webhook'; url: string }
@@ -156,7 +131,7 @@ class Client {
     signer = this.wallet,
     domain?: Domain,
   ) {
-    return signer.signTypedData(domain ?? (await domainOf(this.base)), TYPES[type]!, {
+    return signer.signTypedData(domain ?? (await domainOf(this.base)), SUBSCRIPTION_TYPES[type]!, {
       account: this.wallet.address,
       ...fields,
       issuedAt,
@@ -168,7 +143,7 @@ class Client {
     return {
       channel,
       issuedAt,
-      signature: await this.sign('Subscribe', signed(channel), issuedAt, signer),
+      signature: await this.sign('subscribe', signed(channel), issuedAt, signer),
     };
   }
 
@@ -179,7 +154,7 @@ class Client {
 
   async list(options: { signer?: HDNodeWallet; issuedAt?: number; sentAt?: number } = {}) {
     const issuedAt = options.issuedAt ?? now();
-    const signature = await this.sign('ListSubscriptions', {}, issuedAt, options.signer);
+    const signature = await this.sign('list', {}, issuedAt, options.signer);
     return documentedHttp<Subscription[] & ErrorBody>('GET', this.path(), undefined, {
       'x-signature': signature,
       'x-issued-at': String(options.sentAt ?? issuedAt),
@@ -191,7 +166,7 @@ class Client {
     options: { signer?: HDNodeWallet; in?: 'body' | 'headers'; issuedAt?: number } = {},
   ) {
     const issuedAt = options.issuedAt ?? now();
-    const signature = await this.sign('Unsubscribe', { id }, issuedAt, options.signer);
+    const signature = await this.sign('unsubscribe', { id }, issuedAt, options.signer);
     const url = `${this.path()}/${id}`;
     return options.in === 'headers'
       ? documentedHttp<ErrorBody>('DELETE', url, undefined, {
@@ -400,7 +375,7 @@ describe('HTTP: subscriptions', () => {
     ];
     const signedWithoutTime = await documentedHttp<ErrorBody>('POST', frank.path(), {
       channel: CHANNELS[3],
-      signature: await frank.sign('Subscribe', signed(CHANNELS[3]!)),
+      signature: await frank.sign('subscribe', signed(CHANNELS[3]!)),
     });
     for (const response of [...cases, signedWithoutTime]) {
       expect(response.status, response.text).to.equal(401);
@@ -519,10 +494,10 @@ describe('HTTP: subscriptions', () => {
   });
 
   it('publishes what requests are signed with: this deployment’s domain and the structs', async () => {
-    const response = await documentedHttp<{ domain: Domain; types: typeof TYPES.Subscribe }>(
-      'GET',
-      `${service.url}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`,
-    );
+    const response = await documentedHttp<{
+      domain: Domain;
+      types: typeof SUBSCRIPTION_TYPES.subscribe;
+    }>('GET', `${service.url}/accounts/${ANY_ACCOUNT}/subscriptions/typed-data`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
     const [identified] = await service.ledger.readStream('deployment');
@@ -533,7 +508,8 @@ describe('HTTP: subscriptions', () => {
       version: '2',
       salt: deploymentId,
     });
-    for (const type of Object.values(TYPES)) expect(response.body.types).to.deep.include(type);
+    for (const type of Object.values(SUBSCRIPTION_TYPES))
+      expect(response.body.types).to.deep.include(type);
     // Another instance of this deployment (the same ledger) signs in the same domain.
     const twin = await startTestService({
       databaseUrl: service.databaseUrl,
@@ -554,7 +530,7 @@ describe('HTTP: subscriptions', () => {
     const issuedAt = now();
     const removal = {
       issuedAt,
-      signature: await mia.sign('Unsubscribe', { id: first.body.id }, issuedAt),
+      signature: await mia.sign('unsubscribe', { id: first.body.id }, issuedAt),
     };
     const member = `${mia.path()}/${first.body.id}`;
     expect((await documentedHttp('DELETE', member, removal)).status).to.equal(200);
@@ -576,7 +552,7 @@ describe('HTTP: subscriptions', () => {
     const nora = client();
     const elsewhere = { ...(await domainOf(service.url)), salt: hexlify(randomBytes(32)) };
     const issuedAt = now();
-    const signature = await nora.sign('Subscribe', signed(HOOK), issuedAt, nora.wallet, elsewhere);
+    const signature = await nora.sign('subscribe', signed(HOOK), issuedAt, nora.wallet, elsewhere);
     const response = await documentedHttp<ErrorBody>('POST', nora.path(), {
       channel: HOOK,
       issuedAt,

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import { appDataProjector } from '../../../projections/app-data/projector.js';
-import { allProjectors } from '../../../projections/index.js';
 import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import { appDataHash, ZERO_APP_DATA_HASH } from '../../../src/domain/app-data.js';
-import type { EventPayloads, EventType } from '../../../src/domain/events.js';
-import { createAppDataQueries, type AppDataQueries } from '../../../src/queries/app-data.js';
+import { createAppDataQueries } from '../../../src/queries/app-data.js';
 import {
   append,
   appDataRegistered,
@@ -14,33 +12,16 @@ import {
   projectionDeps,
   type TestDatabase,
 } from './fixtures.js';
+import { suiteProjectedDatabase } from './projected-database.js';
 
 describe('app-data read model', () => {
-  let t: TestDatabase;
-  let engine: ProjectionEngine;
-  let appData: AppDataQueries;
-
-  async function project<T extends EventType>(type: T, data: EventPayloads[T]): Promise<void> {
-    const position = await append(t.ledger, type, data);
-    expect(await engine.waitFor('app-data', position, 5000)).to.equal(true);
-  }
-
-  before(async () => {
-    t = await openTestDatabase();
-    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
-    appData = createAppDataQueries(t.db);
-  });
-
-  after(async () => {
-    await engine?.stop();
-    await t?.close();
-  });
+  const { project, queries: appData } = suiteProjectedDatabase(['app-data'], createAppDataQueries);
 
   it('stores documents registered through PUT /app_data, per network', async () => {
     const doc = '{"appCode":"registered"}';
     await project('AppDataRegistered', appDataRegistered('mainnet', appDataHash(doc), doc));
-    expect(await appData.byHash('mainnet', appDataHash(doc))).to.equal(doc);
-    expect(await appData.byHash('gnosis', appDataHash(doc))).to.equal(null);
+    expect(await appData().byHash('mainnet', appDataHash(doc))).to.equal(doc);
+    expect(await appData().byHash('gnosis', appDataHash(doc))).to.equal(null);
   });
 
   it('stores the document an order brings', async () => {
@@ -50,14 +31,14 @@ describe('app-data read model', () => {
       order: { ...orderPlaced(1).order, appData: appDataHash(doc) },
     });
     await project('OrderPlaced', placed);
-    expect(await appData.byHash('mainnet', appDataHash(doc))).to.equal(doc);
+    expect(await appData().byHash('mainnet', appDataHash(doc))).to.equal(doc);
   });
 
   it('keeps the first document stored under a hash', async () => {
     const hash = appDataHash('{"first":true}');
     await project('AppDataRegistered', appDataRegistered('mainnet', hash, '{"first":true}'));
     await project('AppDataRegistered', appDataRegistered('mainnet', hash, '{"second":true}'));
-    expect(await appData.byHash('mainnet', hash)).to.equal('{"first":true}');
+    expect(await appData().byHash('mainnet', hash)).to.equal('{"first":true}');
   });
 
   it('does not store the reserved zero hash, nor orders that bring only a hash', async () => {
@@ -69,8 +50,8 @@ describe('app-data read model', () => {
       }),
     );
     await project('OrderPlaced', orderPlaced(3, { fullAppData: null }));
-    expect(await appData.byHash('mainnet', ZERO_APP_DATA_HASH)).to.equal(null);
-    expect(await appData.byHash('mainnet', orderPlaced(3).order.appData)).to.equal(null);
+    expect(await appData().byHash('mainnet', ZERO_APP_DATA_HASH)).to.equal(null);
+    expect(await appData().byHash('mainnet', orderPlaced(3).order.appData)).to.equal(null);
   });
 });
 

@@ -23,6 +23,7 @@ import { dedicatedConnectionConfig } from '../../../projections/connection.js';
 import { createPostgresLedger, type PostgresLedger } from '../../../src/ledger/postgres.js';
 import { leadershipOn } from '../../../src/postgres/leadership.js';
 import { migratedDatabase } from '../../support/postgres.js';
+import { suiteResource } from '../../support/suite-resource.js';
 
 export interface TestDatabase {
   url: string;
@@ -63,6 +64,10 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** A test database for the whole calling suite: opened before its tests, closed after them. */
+export const suiteTestDatabase = (): (() => TestDatabase) =>
+  suiteResource(openTestDatabase, (t) => t.close());
 
 /**
  * What `startProjections` takes of a test database besides its projectors: the ledger, the read

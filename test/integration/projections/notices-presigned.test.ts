@@ -8,13 +8,12 @@ import { expect } from 'chai';
 import type { DomainEvent, OrderPlacedV1, PreSignatureSetV1 } from '../../../src/domain/events.js';
 import {
   address,
-  openTestDatabase,
   orderCancelled,
   orderPlaced,
   preSignatureSet,
+  suiteTestDatabase,
   tableContents,
   tradeSettled,
-  type TestDatabase,
 } from './fixtures.js';
 import { auction, close, noticesOf, place, projectNotices, VALID_TO } from './notice-projection.js';
 
@@ -46,17 +45,10 @@ const expiry = () => close(auction(VALID_TO + 12));
 
 describe('projections: notices of pre-signed orders', function () {
   this.timeout(120_000);
-  let t: TestDatabase;
-
-  before(async () => {
-    t = await openTestDatabase();
-  });
-  after(async () => {
-    await t?.close();
-  });
+  const database = suiteTestDatabase();
 
   const typesOf = async (events: readonly DomainEvent[], order: OrderPlacedV1) =>
-    (await noticesOf(t, events)).filter((n) => n.uid === order.uid).map((n) => n.type);
+    (await noticesOf(database(), events)).filter((n) => n.uid === order.uid).map((n) => n.type);
 
   it('tells nothing of a pre-signed order whose pre-signature never came', async () => {
     const [cancelled, expired] = [presigned(1), presigned(2)];
@@ -66,7 +58,7 @@ describe('projections: notices of pre-signed orders', function () {
       { type: 'OrderCancelled', data: orderCancelled(cancelled, 'api') },
       expiry(),
     ] satisfies DomainEvent[];
-    expect(await noticesOf(t, events)).to.deep.equal([]);
+    expect(await noticesOf(database(), events)).to.deep.equal([]);
   });
 
   it('tells its owner once the pre-signature is on chain, set before or after the placement', async () => {
@@ -115,12 +107,12 @@ describe('projections: notices of pre-signed orders', function () {
     ];
     const built: string[][] = [];
     for (const sizes of [[events.length], [1], [2], [3, 1, 4]]) {
-      const schema = await projectNotices(t, events, sizes);
+      const schema = await projectNotices(database(), events, sizes);
       built.push(
         (
           await Promise.all(
             ['notices', 'notice_orders', 'notice_presignatures'].map((table) =>
-              tableContents(t.db, schema, table),
+              tableContents(database().db, schema, table),
             ),
           )
         ).flat(),

@@ -11,13 +11,7 @@ import type {
   SettlementFailureReason,
 } from '../../../src/domain/events.js';
 import { SETTLEMENT_RECORDING_MARGIN_SECONDS } from '../../../src/domain/notices.js';
-import {
-  openTestDatabase,
-  orderPlaced,
-  tableContents,
-  tradeSettled,
-  type TestDatabase,
-} from './fixtures.js';
+import { suiteTestDatabase, orderPlaced, tableContents, tradeSettled } from './fixtures.js';
 import {
   auction,
   close,
@@ -56,20 +50,14 @@ const failed = (a: AuctionClosedV5, reason: SettlementFailureReason): DomainEven
 
 describe('projections: notices of orders in a winning solution', function () {
   this.timeout(120_000);
-  let t: TestDatabase;
-  before(async () => {
-    t = await openTestDatabase();
-  });
-  after(async () => {
-    await t?.close();
-  });
+  const database = suiteTestDatabase();
 
   const kinds = (list: readonly Noticed[]) => list.map((n) => n.type);
 
   it('notices only the fill of an order whose fill arrives after a cut past its validTo', async () => {
     const order = placed(1);
     const won = auction(WON_AT, [order]);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(won),
       // Past validTo, but the settlement may still land: no expiry.
@@ -84,7 +72,7 @@ describe('projections: notices of orders in a winning solution', function () {
   it('expires the order at the first cut after its settlement is recorded failed', async () => {
     const order = placed(2);
     const won = auction(WON_AT, [order]);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(won),
       close(auction(VALID_TO + 12)),
@@ -99,7 +87,7 @@ describe('projections: notices of orders in a winning solution', function () {
 
   it('expires the order at the first cut after the deadline plus the margin, with no verdict', async () => {
     const order = placed(3);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(auction(WON_AT, [order])),
       close(auction(VALID_TO + 12)),
@@ -115,7 +103,7 @@ describe('projections: notices of orders in a winning solution', function () {
   it('keeps holding after a time-out (the transaction may still land), until the margin', async () => {
     const order = placed(4);
     const won = auction(WON_AT, [order]);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(won),
       failed(won, 'timedOut'),
@@ -129,7 +117,7 @@ describe('projections: notices of orders in a winning solution', function () {
 
   it('expires an order in no winning solution at the first cut past its validTo, as before', async () => {
     const order = placed(5);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       // Auctioned, but nobody won with it.
       close({ ...auction(WON_AT), orders: [{ uid: order.uid, executed: '0' }] }),
@@ -143,7 +131,7 @@ describe('projections: notices of orders in a winning solution', function () {
 
   it('expires a partly filled order at the next cut after its fill, with the part filled', async () => {
     const order = placed(6, true);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(auction(WON_AT, [order])),
       close(auction(VALID_TO + 12)),
@@ -160,7 +148,7 @@ describe('projections: notices of orders in a winning solution', function () {
   it('a later win holds the order anew: the earlier solution failing releases nothing', async () => {
     const order = placed(7);
     const first = auction(WON_AT - 60, [order]);
-    const list = await noticesOf(t, [
+    const list = await noticesOf(database(), [
       place(order),
       close(first),
       failed(first, 'simulationFailed'),
@@ -200,14 +188,14 @@ describe('projections: notices of orders in a winning solution', function () {
     ];
     const built: string[][] = [];
     for (const sizes of [[events.length], [1], [2], [3, 1, 4], [5, 7]]) {
-      const schema = await projectNotices(t, events, sizes);
+      const schema = await projectNotices(database(), events, sizes);
       built.push([
-        ...(await tableContents(t.db, schema, 'notices')),
-        ...(await tableContents(t.db, schema, 'notice_orders')),
+        ...(await tableContents(database().db, schema, 'notices')),
+        ...(await tableContents(database().db, schema, 'notice_orders')),
       ]);
     }
     for (const rows of built.slice(1)) expect(rows).to.deep.equal(built[0]);
-    const list = await noticesOf(t, events);
+    const list = await noticesOf(database(), events);
     const of = (p: OrderPlacedV1) => list.filter((n) => n.uid === p.uid).map((n) => n.type);
     expect(of(filled)).to.deep.equal(['order_filled']);
     expect(of(partial)).to.deep.equal(['order_partially_filled', 'order_expired']);

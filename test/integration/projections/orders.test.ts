@@ -1,45 +1,25 @@
 import { expect } from 'chai';
-import { allProjectors } from '../../../projections/index.js';
-import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
-import { createOrderQueries, type OrderQueries } from '../../../src/queries/orders.js';
+import { createOrderQueries } from '../../../src/queries/orders.js';
 import {
   address,
-  append,
   hex,
-  openTestDatabase,
   orderCancelled,
   orderPlaced,
   preSignatureSet,
-  projectionDeps,
   SETTLEMENT,
   tradeSettled,
-  type TestDatabase,
 } from './fixtures.js';
-import type { EventPayloads, EventType } from '../../../src/domain/events.js';
+import { suiteProjectedDatabase } from './projected-database.js';
 
 const NOW = 1_800_000_000;
 
 describe('orders read model', () => {
-  let t: TestDatabase;
-  let engine: ProjectionEngine;
-  let orders: OrderQueries;
-
-  /** Appends and waits until the orders projector has applied the event. */
-  async function project<T extends EventType>(type: T, data: EventPayloads[T]): Promise<void> {
-    const position = await append(t.ledger, type, data);
-    expect(await engine.waitFor('orders', position, 5000)).to.equal(true);
-  }
-
-  before(async () => {
-    t = await openTestDatabase();
-    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
-    orders = createOrderQueries(t.db);
-  });
-
-  after(async () => {
-    await engine?.stop();
-    await t?.close();
-  });
+  const {
+    project,
+    queries: orders,
+    database,
+    engine,
+  } = suiteProjectedDatabase(['orders'], createOrderQueries);
 
   it('serves a placed order in the API shape', async () => {
     const placed = orderPlaced(1, {
@@ -63,7 +43,7 @@ describe('orders read model', () => {
       },
     });
     await project('OrderPlaced', placed);
-    const order = await orders.byUid('mainnet', placed.uid, NOW);
+    const order = await orders().byUid('mainnet', placed.uid, NOW);
     expect(order).to.deep.equal({
       creationDate: '2025-01-01T00:00:01.000Z',
       class: 'limit',
@@ -110,21 +90,21 @@ describe('orders read model', () => {
       interactions: placed.interactions,
     });
     // The account list leaves the quote out, as the reference's does.
-    const [listed] = await orders.byOwner('mainnet', placed.owner, 0, 10, NOW);
+    const [listed] = await orders().byOwner('mainnet', placed.owner, 0, 10, NOW);
     expect(listed).to.not.have.property('quote');
-    expect(await orders.byUid('gnosis', placed.uid, NOW)).to.equal(null);
+    expect(await orders().byUid('gnosis', placed.uid, NOW)).to.equal(null);
   });
 
   it('derives status at read time: open until validTo, expired strictly after', async () => {
     const placed = orderPlaced(2, { order: { ...orderPlaced(2).order, validTo: NOW } });
     await project('OrderPlaced', placed);
-    expect((await orders.byUid('mainnet', placed.uid, NOW))!.status).to.equal('open');
-    expect((await orders.byUid('mainnet', placed.uid, NOW + 1))!.status).to.equal('expired');
+    expect((await orders().byUid('mainnet', placed.uid, NOW))!.status).to.equal('open');
+    expect((await orders().byUid('mainnet', placed.uid, NOW + 1))!.status).to.equal('expired');
   });
 
   it('follows pre-signatures by chain coordinates: pending, open, revoked', async () => {
     const placed = orderPlaced(3, { signingScheme: 'presign', signature: '0x' });
-    const status = async () => (await orders.byUid('mainnet', placed.uid, NOW))!.status;
+    const status = async () => (await orders().byUid('mainnet', placed.uid, NOW))!.status;
     await project('OrderPlaced', placed);
     expect(await status()).to.equal('presignaturePending');
     await project('PreSignatureSet', preSignatureSet(placed, true, 10, 5));
@@ -140,7 +120,7 @@ describe('orders read model', () => {
     const placed = orderPlaced(4, {
       order: { ...orderPlaced(4).order, sellAmount: '1000', partiallyFillable: true },
     });
-    const byUid = async () => (await orders.byUid('mainnet', placed.uid, NOW))!;
+    const byUid = async () => (await orders().byUid('mainnet', placed.uid, NOW))!;
     await project('OrderPlaced', placed);
     await project('TradeSettled', tradeSettled(placed, { sell: 400n, buy: 800n }, 100, 1));
     await project(
@@ -184,7 +164,7 @@ describe('orders read model', () => {
     const placed = orderPlaced(5, { quote, quoteId: 1 });
     await project('OrderPlaced', placed);
     await project('OrderCancelled', orderCancelled(placed, 'chain'));
-    const order = (await orders.byUid('mainnet', placed.uid, NOW))!;
+    const order = (await orders().byUid('mainnet', placed.uid, NOW))!;
     expect(order.status).to.equal('cancelled');
     expect(order.quote!.metadata).to.deep.equal({ route: 'x' });
   });
@@ -195,7 +175,7 @@ describe('orders read model', () => {
       order: { ...orderPlaced(6).order, receiver: address(55), kind: 'buy' },
     });
     await project('OrderPlaced', placed);
-    const order = (await orders.byUid('mainnet', placed.uid, NOW))!;
+    const order = (await orders().byUid('mainnet', placed.uid, NOW))!;
     expect(order).to.include({ receiver: address(55), isLiquidityOrder: true, class: 'liquidity' });
     expect(order).to.not.have.property('validFrom');
   });
@@ -205,9 +185,13 @@ describe('orders read model', () => {
     const b = orderPlaced(8);
     await project('OrderPlaced', a);
     await project('OrderPlaced', b);
-    const found = await orders.byUids('mainnet', [a.uid, b.uid, orderPlaced(999).uid, a.uid], NOW);
+    const found = await orders().byUids(
+      'mainnet',
+      [a.uid, b.uid, orderPlaced(999).uid, a.uid],
+      NOW,
+    );
     expect(found.map((o) => o.uid).sort()).to.deep.equal([a.uid, b.uid].sort());
-    expect(await orders.byUids('mainnet', [], NOW)).to.deep.equal([]);
+    expect(await orders().byUids('mainnet', [], NOW)).to.deep.equal([]);
   });
 
   it('pages an account newest first', async () => {
@@ -221,7 +205,7 @@ describe('orders read model', () => {
     for (const p of placed) await project('OrderPlaced', p);
     await project('OrderPlaced', orderPlaced(200, { owner: address(43) }));
     const page = async (offset: number, limit: number) =>
-      (await orders.byOwner('mainnet', owner, offset, limit, NOW)).map((o) => o.creationDate);
+      (await orders().byOwner('mainnet', owner, offset, limit, NOW)).map((o) => o.creationDate);
     expect(await page(0, 2)).to.deep.equal([
       '2025-06-01T00:00:05.000Z',
       '2025-06-01T00:00:04.000Z',
@@ -236,7 +220,7 @@ describe('orders read model', () => {
 
   it('skips event types it does not handle', async () => {
     const position = (
-      await t.ledger.append(
+      await database().ledger.append(
         'order-mainnet-0xunknown',
         [
           {
@@ -249,6 +233,6 @@ describe('orders read model', () => {
         'any',
       )
     ).position;
-    expect(await engine.waitFor('orders', position, 5000)).to.equal(true);
+    expect(await engine().waitFor('orders', position, 5000)).to.equal(true);
   });
 });

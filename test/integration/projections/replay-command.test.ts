@@ -7,36 +7,34 @@ import { allProjectors } from '../../../projections/index.js';
 import { startProjections } from '../../../projections/runner.js';
 import {
   append,
-  openTestDatabase,
+  suiteTestDatabase,
   orderPlaced,
   projectionDeps,
   tableContents,
   tradeSettled,
-  type TestDatabase,
 } from './fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const run = promisify(execFile);
 
 describe('npm run replay (scripts/replay.ts)', () => {
-  let t: TestDatabase;
-
-  before(async () => {
-    t = await openTestDatabase();
-  });
-
-  after(async () => {
-    await t?.close();
-  });
+  const database = suiteTestDatabase();
 
   it('rebuilds the live read models from the ledger and swaps them in', async () => {
     let last = '';
     for (let n = 0; n < 10; n++) {
       const placed = orderPlaced(n);
-      await append(t.ledger, 'OrderPlaced', placed);
-      last = await append(t.ledger, 'TradeSettled', tradeSettled(placed, { sell: 5n, buy: 1n }, n));
+      await append(database().ledger, 'OrderPlaced', placed);
+      last = await append(
+        database().ledger,
+        'TradeSettled',
+        tradeSettled(placed, { sell: 5n, buy: 1n }, n),
+      );
     }
-    const engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
+    const engine = await startProjections({
+      ...projectionDeps(database()),
+      projectors: allProjectors(),
+    });
     try {
       for (const { name } of allProjectors()) {
         expect(await engine.waitFor(name, last, 10_000), name).to.equal(true);
@@ -44,19 +42,23 @@ describe('npm run replay (scripts/replay.ts)', () => {
     } finally {
       await engine.stop();
     }
-    const live = await tableContents(t.db, 'read', 'orders');
+    const live = await tableContents(database().db, 'read', 'orders');
     // A read model that went wrong, which only a rebuild from the ledger puts right.
-    await t.db.raw("UPDATE read.orders SET kind = 'tampered'");
+    await database().db.raw("UPDATE read.orders SET kind = 'tampered'");
 
     // Only what the command needs: the database; no terminal, so no progress bar redraws.
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: t.url },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATABASE_URL: database().url,
+      },
       timeout: 60_000,
     });
 
     expect(stdout).to.contain('rebuilt orders, app-data, trades, auctions, notices from 20 events');
     expect(stdout).to.contain('swapped into schema "read"');
-    expect(await tableContents(t.db, 'read', 'orders')).to.deep.equal(live);
+    expect(await tableContents(database().db, 'read', 'orders')).to.deep.equal(live);
   });
 });

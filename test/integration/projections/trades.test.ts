@@ -7,27 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { allProjectors } from '../../../projections/index.js';
 import { replayInto } from '../../../projections/replay.js';
-import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
-import type {
-  ChainFact,
-  EventPayloads,
-  EventType,
-  Hex,
-  SettlementObservedV1,
-} from '../../../src/domain/events.js';
+import type { ChainFact, Hex, SettlementObservedV1 } from '../../../src/domain/events.js';
 import { createOrderQueries } from '../../../src/queries/orders.js';
-import { createTradeQueries, type TradeQueries } from '../../../src/queries/trades.js';
-import {
-  address,
-  append,
-  chain,
-  openTestDatabase,
-  orderPlaced,
-  projectionDeps,
-  tableContents,
-  tradeSettled,
-  type TestDatabase,
-} from './fixtures.js';
+import { createTradeQueries } from '../../../src/queries/trades.js';
+import { address, chain, orderPlaced, tableContents, tradeSettled } from './fixtures.js';
+import { suiteProjectedDatabase } from './projected-database.js';
 
 const NOW = 1_800_000_000;
 
@@ -49,35 +33,21 @@ const reverted = (fact: ChainFact) => ({
 });
 
 describe('trades read model', () => {
-  let t: TestDatabase;
-  let engine: ProjectionEngine;
-  let trades: TradeQueries;
-
-  /** Appends and waits until the trades and orders projectors have applied the event. */
-  async function project<T extends EventType>(type: T, data: EventPayloads[T]): Promise<void> {
-    const position = await append(t.ledger, type, data);
-    for (const name of ['trades', 'orders']) {
-      expect(await engine.waitFor(name, position, 5000), name).to.equal(true);
-    }
-  }
+  const {
+    project,
+    queries: trades,
+    database,
+    engine,
+  } = suiteProjectedDatabase(['trades', 'orders'], (db) =>
+    createTradeQueries(db, createOrderQueries(db)),
+  );
 
   const settlementRows = async () =>
     (
-      await t.db.raw<{
+      await database().db.raw<{
         rows: { tx_hash: string; block_number: string; log_index: number; solver: string }[];
       }>('SELECT tx_hash, block_number, log_index, solver FROM read.settlements ORDER BY 2, 3')
     ).rows;
-
-  before(async () => {
-    t = await openTestDatabase();
-    engine = await startProjections({ ...projectionDeps(t), projectors: allProjectors() });
-    trades = createTradeQueries(t.db, createOrderQueries(t.db));
-  });
-
-  after(async () => {
-    await engine?.stop();
-    await t?.close();
-  });
 
   it('serves a trade in the API shape, by owner and by order', async () => {
     const placed = orderPlaced(1, { owner: address(11) });
@@ -96,11 +66,13 @@ describe('trades read model', () => {
       txHash: trade.chain.txHash,
       executedProtocolFees: [],
     };
-    expect(await trades.trades('mainnet', { owner: address(11) }, 0, 10)).to.deep.equal([expected]);
-    expect(await trades.trades('mainnet', { orderUid: placed.uid }, 0, null)).to.deep.equal([
+    expect(await trades().trades('mainnet', { owner: address(11) }, 0, 10)).to.deep.equal([
       expected,
     ]);
-    expect(await trades.trades('gnosis', { owner: address(11) }, 0, 10)).to.deep.equal([]);
+    expect(await trades().trades('mainnet', { orderUid: placed.uid }, 0, null)).to.deep.equal([
+      expected,
+    ]);
+    expect(await trades().trades('gnosis', { owner: address(11) }, 0, 10)).to.deep.equal([]);
   });
 
   it('lists newest first (block, then log index) and pages with offset and limit', async () => {
@@ -113,7 +85,7 @@ describe('trades read model', () => {
       await project('TradeSettled', tradeSettled(placed, { sell: 1n, buy: 1n }, block, logIndex));
     }
     const at = async (offset: number, limit: number | null) =>
-      (await trades.trades('mainnet', { owner: address(12) }, offset, limit)).map(
+      (await trades().trades('mainnet', { owner: address(12) }, offset, limit)).map(
         (tr) => `${tr.blockNumber}/${tr.logIndex}`,
       );
     expect(await at(0, null)).to.deep.equal(['120/1', '110/9', '110/5']);
@@ -132,14 +104,14 @@ describe('trades read model', () => {
     };
     await project('TradeSettled', kept);
     await project('TradeSettled', gone.data);
-    expect(await trades.trades('mainnet', { orderUid: placed.uid }, 0, 10)).to.have.length(2);
+    expect(await trades().trades('mainnet', { orderUid: placed.uid }, 0, 10)).to.have.length(2);
 
     await project('ChainFactReverted', reverted(gone));
-    const left = await trades.trades('mainnet', { orderUid: placed.uid }, 0, 10);
+    const left = await trades().trades('mainnet', { orderUid: placed.uid }, 0, 10);
     expect(left.map((tr) => tr.txHash)).to.deep.equal([kept.chain.txHash]);
 
     await project('TradeSettled', gone.data);
-    expect(await trades.trades('mainnet', { orderUid: placed.uid }, 0, 10)).to.have.length(2);
+    expect(await trades().trades('mainnet', { orderUid: placed.uid }, 0, 10)).to.have.length(2);
   });
 
   it('records settlements and takes a reverted one back', async () => {
@@ -182,31 +154,31 @@ describe('trades read model', () => {
     await project('TradeSettled', inTx(a, 2));
     await project('SettlementObserved', settlementObserved(150, 3, tx));
 
-    const orders = await trades.ordersInTransaction('mainnet', tx, NOW);
+    const orders = await trades().ordersInTransaction('mainnet', tx, NOW);
     expect(orders.map((o) => o.uid)).to.deep.equal([b.uid, a.uid]);
     expect(orders[1]).to.not.have.property('quote');
     expect(orders[1]!.executedSellAmount).to.equal('1');
-    expect(await trades.ordersInTransaction('gnosis', tx, NOW)).to.deep.equal([]);
-    expect(await trades.ordersInTransaction('mainnet', `0x${'8'.repeat(64)}`, NOW)).to.deep.equal(
+    expect(await trades().ordersInTransaction('gnosis', tx, NOW)).to.deep.equal([]);
+    expect(await trades().ordersInTransaction('mainnet', `0x${'8'.repeat(64)}`, NOW)).to.deep.equal(
       [],
     );
   });
 
   it('replays into the same tables as live projection built', async () => {
     const { position } = await replayInto({
-      ledger: t.ledger,
-      db: t.db,
+      ledger: database().ledger,
+      db: database().db,
       projectors: allProjectors(),
       schema: 'replay',
       // Live projection applied the events one by one; the replay takes them in one batch, so a
       // log recorded, reverted and recorded again meets its last word inside a single batch.
       batchSize: 10_000,
     });
-    expect(await engine.waitFor('trades', position!, 5000)).to.equal(true);
+    expect(await engine().waitFor('trades', position!, 5000)).to.equal(true);
     for (const table of ['trades', 'settlements']) {
-      const live = await tableContents(t.db, 'read', table);
+      const live = await tableContents(database().db, 'read', table);
       expect(live, table).to.not.deep.equal([]);
-      expect(await tableContents(t.db, 'replay', table), table).to.deep.equal(live);
+      expect(await tableContents(database().db, 'replay', table), table).to.deep.equal(live);
     }
   });
 });

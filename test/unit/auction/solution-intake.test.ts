@@ -55,6 +55,16 @@ function context(balances: [Address, bigint][] = []): IntakeContext {
 const OUT = amountOut(E18, devnetPool.reserve1, devnetPool.reserve0)!;
 const FEE = 10n ** 15n;
 
+/** 1 WETH swapped through the liquidity `id` for `outputAmount` DUSD. */
+const poolSwap = (id: string, outputAmount: bigint): Solution['interactions'][number] => ({
+  kind: 'liquidity',
+  id,
+  inputToken: WETH,
+  outputToken: DUSD,
+  inputAmount: E18,
+  outputAmount,
+});
+
 /** The baseline engine's answer for `sellWeth`: 1 WETH through the pool, a fee kept in WETH. */
 function swapSolution(fields: Partial<Solution> = {}): Solution {
   const executed = E18 - FEE;
@@ -66,16 +76,7 @@ function swapSolution(fields: Partial<Solution> = {}): Solution {
     ]),
     trades: [{ kind: 'fulfillment', order: sellWeth.uid, executedAmount: executed, fee: FEE }],
     preInteractions: [],
-    interactions: [
-      {
-        kind: 'liquidity',
-        id: '0',
-        inputToken: WETH,
-        outputToken: DUSD,
-        inputAmount: E18,
-        outputAmount: OUT,
-      },
-    ],
+    interactions: [poolSwap('0', OUT)],
     postInteractions: [],
     gas: 166_391n,
     unsupported: [],
@@ -268,16 +269,7 @@ describe('taking a solver engine’s solution in', () => {
         () =>
           refusal(
             swapSolution({
-              interactions: [
-                {
-                  kind: 'liquidity',
-                  id: '7',
-                  inputToken: WETH,
-                  outputToken: DUSD,
-                  inputAmount: E18,
-                  outputAmount: OUT,
-                },
-              ],
+              interactions: [poolSwap('7', OUT)],
             }),
           ),
         /liquidity 7, never sent/,
@@ -288,16 +280,7 @@ describe('taking a solver engine’s solution in', () => {
         () =>
           refusal(
             swapSolution({
-              interactions: [
-                {
-                  kind: 'liquidity',
-                  id: '0',
-                  inputToken: WETH,
-                  outputToken: DUSD,
-                  inputAmount: E18,
-                  outputAmount: OUT + 1n,
-                },
-              ],
+              interactions: [poolSwap('0', OUT + 1n)],
             }),
           ),
         /gives at most/,

@@ -6,7 +6,7 @@
  */
 import { createECDH } from 'node:crypto';
 import { expect } from 'chai';
-import { TypedDataEncoder, Wallet, type TypedDataField } from 'ethers';
+import { TypedDataEncoder, Wallet } from 'ethers';
 import type { Hex, SubscriptionAddedV2 } from '../../../src/domain/events.js';
 import { bytesToHex } from '../../../src/bytes/hex.js';
 import {
@@ -29,32 +29,7 @@ import {
   subscriptionsDomainSeparator,
   type SubscriptionAction,
 } from '../../../src/subscriptions/typed-data.js';
-
-const TYPES: Record<string, Record<string, TypedDataField[]>> = {
-  subscribe: {
-    Subscribe: [
-      { name: 'account', type: 'address' },
-      { name: 'channel', type: 'string' },
-      { name: 'target', type: 'string' },
-      { name: 'p256dh', type: 'string' },
-      { name: 'auth', type: 'string' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-  list: {
-    ListSubscriptions: [
-      { name: 'account', type: 'address' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-  unsubscribe: {
-    Unsubscribe: [
-      { name: 'account', type: 'address' },
-      { name: 'id', type: 'string' },
-      { name: 'issuedAt', type: 'uint256' },
-    ],
-  },
-};
+import { SUBSCRIPTION_TYPES } from '../../support/subscription-types.js';
 
 const owner = new Wallet('0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d');
 const stranger = new Wallet('0x6cbed15c793ce57650b9877cf6fa156fbef513c4e6134f022a85b1ffdd59b2a1');
@@ -112,7 +87,11 @@ const sign = (
   issuedAt: number,
   domain = DOMAIN,
 ): Promise<Hex> =>
-  wallet.signTypedData(domain, TYPES[action.kind]!, message(action, issuedAt)) as Promise<Hex>;
+  wallet.signTypedData(
+    domain,
+    SUBSCRIPTION_TYPES[action.kind]!,
+    message(action, issuedAt),
+  ) as Promise<Hex>;
 
 function authorise(
   action: SubscriptionAction,
@@ -142,7 +121,7 @@ describe('subscription authorisation', () => {
     });
 
     it('publishes the structs a wallet signs, as these tests spell them', () => {
-      for (const types of Object.values(TYPES)) {
+      for (const types of Object.values(SUBSCRIPTION_TYPES)) {
         for (const [name, members] of Object.entries(types)) {
           expect(SUBSCRIPTION_STRUCTS[name as keyof typeof SUBSCRIPTION_STRUCTS]).to.deep.equal(
             members,
@@ -162,7 +141,7 @@ describe('subscription authorisation', () => {
         const at = { ...action, account: fixed };
         const digest = bytesToHex(subscriptionActionDigest(SEPARATOR, at, NOW));
         expect(digest, action.kind).to.equal(
-          TypedDataEncoder.hash(DOMAIN, TYPES[action.kind]!, message(at, NOW)),
+          TypedDataEncoder.hash(DOMAIN, SUBSCRIPTION_TYPES[action.kind]!, message(at, NOW)),
         );
         const pinned = action === pushAction ? PINNED.push : PINNED[action.kind];
         expect(digest, action.kind).to.equal(pinned);

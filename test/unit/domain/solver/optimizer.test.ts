@@ -41,6 +41,15 @@ function sellOrder(
   });
 }
 
+/** An auction of `orders` at the native prices above, with the devnet pool to route through. */
+const withDevnetPool = (orders: OrderTerms[]) => ({
+  id: 1,
+  orders,
+  nativePrices: NATIVE,
+  pools: [devnetPool],
+  wrappedNative: WETH,
+});
+
 describe('solver with the optimizer', () => {
   let optimizer: ProgramSolver;
   before(async () => {
@@ -52,13 +61,7 @@ describe('solver with the optimizer', () => {
     const orders: OrderTerms[] = ring.map((sell, i) =>
       sellOrder(i + 1, sell, ring[(i + 1) % 4]!, 2n, 98n),
     );
-    const auction = {
-      id: 1,
-      orders,
-      nativePrices: NATIVE,
-      pools: [devnetPool],
-      wrappedNative: WETH,
-    };
+    const auction = withDevnetPool(orders);
     const [pairByPair] = solve(auction);
     expect(pairByPair!.trades.map((t) => t.uid)).to.deep.equal([orders[0]!.uid]);
     const [best] = solve(auction, undefined, optimizer);
@@ -80,13 +83,7 @@ describe('solver with the optimizer', () => {
       sellOrder(2, WETH, DUSD, 1n, 98n, false),
       sellOrder(3, DUSD, DDAI, 1n, 99n, true),
     ];
-    const auction = {
-      id: 1,
-      orders,
-      nativePrices: NATIVE,
-      pools: [devnetPool],
-      wrappedNative: WETH,
-    };
+    const auction = withDevnetPool(orders);
     const [best] = solve(auction, { slippageBps: 10n }, optimizer);
     const byUid = new Map(orders.map((o) => [o.uid, o]));
     expect(checkSolution(best!, byUid, new Map([[devnetPool.address, devnetPool]]))).to.equal(null);
