@@ -9,7 +9,9 @@
  *
  * A thread that ends unasked (a bug, out of memory) costs the auctions it was solving: each
  * gets no answer from the built-in solver, as a solver that failed. It is started again at once,
- * then with backoff while it keeps ending before it answers anything.
+ * then with backoff while it keeps ending before it answers anything. A thread still solving an
+ * auction past its deadline is ended and replaced at once, the auctions sent after it handed to
+ * the new one: a solve that overran would otherwise hold every later auction behind it.
  */
 import type { Worker } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../../typescript-worker.js';
@@ -44,6 +46,7 @@ const restartDelay = (failures: number) =>
 /** An auction sent to the thread, until its answer comes back. */
 interface Pending {
   thread: Worker;
+  message: ToSolverThread;
   answered(answer: SolverAnswer): void;
   failed(failure: SolverFailure): void;
 }
@@ -56,6 +59,8 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
   const pending = new Map<number, Pending>();
   let lastId = 0;
   let current: Worker | undefined;
+  /** Threads ended for overrunning a deadline: their end is no failure. */
+  const retired = new WeakSet<Worker>();
   let stopping = false;
   /** Threads that ended unasked since one last answered. */
   let failures = 0;
@@ -89,6 +94,7 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
     });
     thread.on('error', (err) => onError(err));
     thread.on('exit', (code) => {
+      if (retired.has(thread)) return;
       if (current === thread) current = undefined;
       endedFirst(new Error(`the solver thread ended as it started (exit code ${code})`));
       for (const [id, entry] of pending) {
@@ -109,6 +115,20 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
   };
   running();
 
+  /** Ends `thread`, which overran a deadline, and sends what waited behind it to a new one. */
+  const replace = (thread: Worker) => {
+    if (thread !== current || stopping) return;
+    retired.add(thread);
+    current = undefined;
+    const next = running();
+    for (const entry of pending.values()) {
+      if (entry.thread !== thread) continue;
+      entry.thread = next;
+      next.postMessage(entry.message);
+    }
+    void thread.terminate();
+  };
+
   const solve = (
     params: BuiltinSolverParams,
     auction: ToSolverThread['auction'],
@@ -119,12 +139,21 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
       if (signal.aborted) return reject(failure('timeout', 'gave no answer by the deadline'));
       const id = ++lastId;
       const onAbort = () => {
-        if (settle(id)) reject(failure('timeout', 'gave no answer by the deadline'));
+        const entry = pending.get(id);
+        if (!entry) return;
+        // A thread solves in the order it is sent: the first of its auctions still pending is
+        // the one it is on.
+        const first = [...pending].find(([, other]) => other.thread === entry.thread)?.[0];
+        settle(id);
+        reject(failure('timeout', 'gave no answer by the deadline'));
+        if (first === id) replace(entry.thread);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       const thread = running();
+      const message: ToSolverThread = { type: 'solve', id, solver: params, auction };
       pending.set(id, {
         thread,
+        message,
         answered: (answer) => {
           signal.removeEventListener('abort', onAbort);
           resolve(answer);
@@ -134,7 +163,7 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
           reject(why);
         },
       });
-      thread.postMessage({ type: 'solve', id, solver: params, auction } satisfies ToSolverThread);
+      thread.postMessage(message);
     });
 
   return {

@@ -14,6 +14,7 @@ import { auctionOrder } from '../../support/auction-orders.js';
 import {
   CRASH_EXIT_CODE,
   CRASHING_SOLVER_WORKER,
+  ENDLESS_AUCTION_ID,
   POISONED_AUCTION_ID,
 } from '../../support/solver-thread-crashing.js';
 
@@ -95,6 +96,8 @@ describe('the built-in solver on its own thread', function () {
     thread = startSolverThread({ onError: (err) => errors.push(err) });
     const auction = auctionOf(3_000);
     const inProcess = createBuiltinSolver(PARAMS.address, PARAMS.wrappedNative, PARAMS);
+    // The optimizer's WebAssembly loads, asynchronously, on a process's first solve.
+    await inProcess.solve(auctionOf(10), noDeadline());
     const here = await solvedCountingTurns(() => inProcess.solve(auction, noDeadline()));
     const onThread = await solvedCountingTurns(() =>
       thread!.builtinSolver(PARAMS).solve(auction, noDeadline()),
@@ -160,5 +163,32 @@ describe('the built-in solver on its own thread', function () {
       );
     expect(failed).to.be.instanceOf(SolverFailure);
     expect((failed as SolverFailure).kind).to.equal('timeout');
+  });
+
+  it('a solve that overruns its deadline is ended: the auctions sent after it are answered', async () => {
+    thread = startSolverThread({
+      onError: (err) => errors.push(err),
+      workerUrl: CRASHING_SOLVER_WORKER,
+    });
+    await thread.ready;
+    const solver = thread.builtinSolver(PARAMS);
+    const auction = auctionOf(10);
+    const expected = await createBuiltinSolver(PARAMS.address, PARAMS.wrappedNative, PARAMS).solve(
+      auction,
+      noDeadline(),
+    );
+    const endless = solver.solve(auctionOf(10, ENDLESS_AUCTION_ID), AbortSignal.timeout(500)).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // Sent behind the endless one, with time enough: answered by the thread that replaces it.
+    const behind = solver.solve(auction, noDeadline());
+    const failed = await endless;
+    expect(failed).to.be.instanceOf(SolverFailure);
+    expect((failed as SolverFailure).kind).to.equal('timeout');
+    expect(await behind).to.deep.equal(expected);
+    expect(await solver.solve(auction, noDeadline())).to.deep.equal(expected);
+    // Ending a thread that overran is no failure of the service's.
+    expect(errors).to.deep.equal([]);
   });
 });
