@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import type { Ledger } from '../../../src/ledger/port.js';
 import { createLedgerFeed, type FeedNote } from '../../../src/queries/ledger-feed.js';
-import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { sharedTestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
 import { documentedHttp, expectMatchesSchema } from '../../support/openapi.js';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import { http, startTestService, suiteTestService } from '../../support/service.js';
 import { fundedCowPair } from '../../support/settle.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
 
@@ -78,30 +78,23 @@ async function openStream(
 
 describe('HTTP: the live stream of the ledger', function () {
   this.timeout(90_000);
-  let chain: TestChain;
-  let service: TestService;
-
-  before(async () => {
-    chain = await sharedTestChain();
-    service = await startTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '100' } });
-  });
-  after(() => service?.stop());
+  const service = suiteTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '100' } });
 
   it('tells every client of the orders placed, the auction that matched them and the trades, each readable on hearing it', async () => {
     // On hearing of an auction, the client reads its competition at once, as the web app does.
     const readCompetition = async (note: FeedNote) =>
       note.type === 'AuctionClosed'
-        ? (await http('GET', `${service.devnet}/api/v2/solver_competition/${note.auctionId}`))
+        ? (await http('GET', `${service().devnet}/api/v2/solver_competition/${note.auctionId}`))
             .status
         : null;
     const clients = [
-      await openStream(`${service.devnet}/api/v1/stream`, readCompetition),
-      await openStream(`${service.devnet}/api/v1/stream`),
+      await openStream(`${service().devnet}/api/v1/stream`, readCompetition),
+      await openStream(`${service().devnet}/api/v1/stream`),
     ];
-    const mainnet = await openStream(`${service.mainnet}/api/v1/stream`);
+    const mainnet = await openStream(`${service().mainnet}/api/v1/stream`);
     try {
-      const [a, b] = await fundedCowPair(chain);
-      await placeTrades(service.devnet, [a, b]);
+      const [a, b] = await fundedCowPair(await sharedTestChain());
+      await placeTrades(service().devnet, [a, b]);
       const heard = (client: StreamClient, type: string, uid?: string) =>
         client.notes.some((n) => n.type === type && (uid === undefined || n.uid === uid));
       await waitFor(() => clients.every((c) => heard(c, 'TradeSettled', a.uid)), {
@@ -113,9 +106,9 @@ describe('HTTP: the live stream of the ledger', function () {
         expect(heard(client, 'OrderPlaced', b.uid)).to.equal(true);
         expect(heard(client, 'AuctionClosed')).to.equal(true);
         const positions = client.notes.map((n) => n.position);
-        expect([...positions].sort((x, y) => service.ledger.comparePositions(x, y))).to.deep.equal(
-          positions,
-        );
+        expect(
+          [...positions].sort((x, y) => service().ledger.comparePositions(x, y)),
+        ).to.deep.equal(positions);
         expect(client.notes.every((n) => n.network === 'devnet')).to.equal(true);
       }
       const [reader] = clients;
@@ -132,13 +125,13 @@ describe('HTTP: the live stream of the ledger', function () {
   });
 
   it('answers an unknown network with the reference’s error shape', async () => {
-    const { status, body } = await documentedHttp('GET', `${service.url}/nowhere/api/v1/stream`);
+    const { status, body } = await documentedHttp('GET', `${service().url}/nowhere/api/v1/stream`);
     expect(status).to.equal(404);
     expect(body).to.have.property('errorType', 'NotFound');
   });
 
   it('says first whether the network takes orders here: a network without an RPC URL is read-only', async () => {
-    const sepolia = await openStream(`${service.url}/sepolia/api/v1/stream`);
+    const sepolia = await openStream(`${service().url}/sepolia/api/v1/stream`);
     try {
       await waitFor(() => sepolia.about !== null, {
         timeoutMs: 5_000,
@@ -152,7 +145,7 @@ describe('HTTP: the live stream of the ledger', function () {
 
   it('serves every listener from one ledger subscription, and ends each when it stops', async () => {
     let subscriptions = 0;
-    const ledger: Ledger = service.ledger;
+    const ledger: Ledger = service().ledger;
     const feed = createLedgerFeed({
       subscribe: (after, options) => {
         subscriptions++;
@@ -172,8 +165,8 @@ describe('HTTP: the live stream of the ledger', function () {
     listen('devnet', 1);
     const unlisten = listen('mainnet', 2);
     unlisten();
-    const [a] = await fundedCowPair(chain);
-    await placeTrades(service.devnet, [a]);
+    const [a] = await fundedCowPair(await sharedTestChain());
+    await placeTrades(service().devnet, [a]);
     await waitFor(() => heard.slice(0, 2).every((h) => h.some((n) => n.uid === a.uid)), {
       timeoutMs: 10_000,
       description: 'both devnet listeners to hear of the order',

@@ -6,10 +6,10 @@
  */
 import { expect } from 'chai';
 import type { AuctionExcerpt, OrderHistoryEntry } from '../../../src/queries/order-history.js';
-import { sharedTestChain, type TestChain } from '../../support/chain.js';
+import { sharedTestChain } from '../../support/chain.js';
 import { placeTrades } from '../../support/place.js';
 import { documentedHttp } from '../../support/openapi.js';
-import { http, startTestService, type TestService } from '../../support/service.js';
+import { http, suiteTestService } from '../../support/service.js';
 import { fundedWallet } from '../../support/owners.js';
 import { fundedCowPair, sellOrder, signTrade } from '../../support/settle.js';
 import { CHAIN_ID, signCancellation } from '../../support/signing.js';
@@ -17,21 +17,14 @@ import { waitFor } from '../../support/wait.js';
 
 describe('HTTP: an order history from the ledger', function () {
   this.timeout(90_000);
-  let chain: TestChain;
-  let service: TestService;
-
-  before(async () => {
-    chain = await sharedTestChain();
-    service = await startTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '100' } });
-  });
-  after(() => service?.stop());
+  const service = suiteTestService({ env: { DEVNET_AUCTION_INTERVAL_MS: '100' } });
 
   const history = (uid: string) =>
-    documentedHttp<OrderHistoryEntry[]>('GET', `${service.devnet}/api/v1/orders/${uid}/events`);
+    documentedHttp<OrderHistoryEntry[]>('GET', `${service().devnet}/api/v1/orders/${uid}/events`);
 
   it('tells a filled order from its placement through the auction that matched it to its trade, in ledger order', async () => {
-    const [a, b] = await fundedCowPair(chain);
-    await placeTrades(service.devnet, [a, b]);
+    const [a, b] = await fundedCowPair(await sharedTestChain());
+    await placeTrades(service().devnet, [a, b]);
     await waitFor(async () => (await history(a.uid)).body.some((e) => e.type === 'TradeSettled'), {
       timeoutMs: 30_000,
       description: 'the trade in the history',
@@ -66,7 +59,7 @@ describe('HTTP: an order history from the ledger', function () {
     // Ledger order, each event once; the other order's own events are not in it.
     const positions = body.map((e) => e.position);
     expect(new Set(positions).size).to.equal(positions.length);
-    const sorted = [...positions].sort((x, y) => service.ledger.comparePositions(x, y));
+    const sorted = [...positions].sort((x, y) => service().ledger.comparePositions(x, y));
     expect(positions).to.deep.equal(sorted);
     expect(
       body.filter((e) => e.stream.includes(b.uid)),
@@ -76,6 +69,7 @@ describe('HTTP: an order history from the ledger', function () {
   });
 
   it('shows the auctions that held an order no one could fill, and ends with its signed cancellation', async () => {
+    const chain = await sharedTestChain();
     const owner = await fundedWallet();
     const dusd = chain.deployment.tokens.find((t) => t.symbol === 'DUSD')!.address;
     // A limit far above any market: auctions hold it, no solution trades it.
@@ -86,7 +80,7 @@ describe('HTTP: an order history from the ledger', function () {
       buyAmount: String(10n ** 30n),
     });
     const a = await signTrade(chain, owner, order);
-    await placeTrades(service.devnet, [a]);
+    await placeTrades(service().devnet, [a]);
     const heldBy = async () =>
       (await history(a.uid)).body.filter(
         (e) => e.type === 'AuctionClosed' && (e.data as AuctionExcerpt).held,
@@ -99,7 +93,7 @@ describe('HTTP: an order history from the ledger', function () {
     const cancellation = await signCancellation(owner, CHAIN_ID.devnet, a.uid);
     const cancelled = await http(
       'DELETE',
-      `${service.devnet}/api/v1/orders/${a.uid}`,
+      `${service().devnet}/api/v1/orders/${a.uid}`,
       cancellation,
     );
     expect(cancelled.status, cancelled.text).to.equal(200);
@@ -127,7 +121,7 @@ describe('HTTP: an order history from the ledger', function () {
     });
     const malformed = await documentedHttp<{ errorType: string }>(
       'GET',
-      `${service.devnet}/api/v1/orders/0x1234/events`,
+      `${service().devnet}/api/v1/orders/0x1234/events`,
     );
     expect(malformed.status).to.equal(400);
     expect(malformed.body.errorType).to.be.a('string');
