@@ -67,7 +67,8 @@ interface Family {
 
 async function generate(family: Family): Promise<string> {
   const $defs: Record<string, JSONSchema> = {};
-  const shared = (ref: string) => (ref.startsWith('definitions#/$defs/') ? ref.slice(19) : null);
+  const SHARED = 'definitions#/$defs/';
+  const shared = (ref: string) => (ref.startsWith(SHARED) ? ref.slice(SHARED.length) : null);
   for (const [name, schema] of Object.entries(read(family.definitions).$defs ?? {})) {
     const def = rewrite(schema, (ref) => shared(ref) ?? ref.replace('#/$defs/', '')) as JSONSchema;
     $defs[name] = family.named[name] ? { ...def, tsType: family.named[name] } : def;

@@ -32,6 +32,9 @@ export function exactUnits(atoms: bigint, decimals: number): string {
   return `${atoms / scale}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** `n` and its noun, plural but for one: `1 order`, `2 orders`. */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export const short = (hex: string): string =>
   hex.length > 14 ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : hex;
 

@@ -14,7 +14,7 @@ import {
 } from '../api.js';
 import { SurplusChart, type AuctionSurplus } from '../charts/surplus.js';
 import { AccountLink, Loading, Problem, Section } from '../components.js';
-import { native, symbolOf } from '../format.js';
+import { counted, native, symbolOf } from '../format.js';
 import { useLiveNotes } from '../live.js';
 import { href } from '../routing.js';
 import { tradeSurplus } from '../surplus.js';
@@ -111,8 +111,8 @@ export function AuctionsPage({ network }: { network: string }) {
           <div class="card">
             <p>
               <a href={href(network, 'auction', auction.id)}>Auction {auction.id}</a> at block{' '}
-              {auction.block}: {auction.orders.length} order{auction.orders.length === 1 ? '' : 's'}
-              , {Object.keys(auction.prices).length} priced tokens.
+              {auction.block}: {counted(auction.orders.length, 'order')},{' '}
+              {counted(Object.keys(auction.prices).length, 'priced token')}.
             </p>
             <h3>Prices (native token per whole token)</h3>
             <ul class="chips">

@@ -6,7 +6,7 @@
 import { api, type Competition, type Solution } from '../api.js';
 import { FlowsDiagram } from '../charts/flows.js';
 import { OrderLink, Problem, Scroll, TokenAmount } from '../components.js';
-import { native, short, symbolOf } from '../format.js';
+import { counted, native, short, symbolOf } from '../format.js';
 import { useLiveNotes } from '../live.js';
 import { href } from '../routing.js';
 import { useApi } from '../use-api.js';
@@ -37,8 +37,8 @@ export function CompetitionView({
       </h3>
       <p class="muted">
         blocks {competition.auctionStartBlock}–{competition.auctionDeadlineBlock} ·{' '}
-        {competition.auction.orders.length} orders · {solutions.length} solution
-        {solutions.length === 1 ? '' : 's'}
+        {counted(competition.auction.orders.length, 'order')} ·{' '}
+        {counted(solutions.length, 'solution')}
       </p>
       {solutions.length === 0 ? <p>No solver proposed a solution.</p> : null}
       {solutions.length > 0 ? (
