@@ -312,7 +312,7 @@ describe('e2e: the web app in Chromium', function () {
     }
   });
 
-  it('cancels an open limit order from the Trade page with a signed cancellation, which ends the order’s history', async () => {
+  it('cancels an open limit order from the Trade page with a signed cancellation, after which no auction cut holds it', async () => {
     const trade = await open('#/devnet/trade');
     // Far above the pools' price: the order waits, open.
     const uid = await tradeThroughThePage(trade, '0.1', { least: '1000000' });
@@ -329,8 +329,20 @@ describe('e2e: the web app in Chromium', function () {
       .locator('ol.history li')
       .evaluateAll((items) => items.map((li) => li.getAttribute('data-event')));
     expect(events[0]).to.equal('OrderPlaced');
-    expect(events.at(-1)).to.equal('OrderCancelled');
     expect(events).not.to.include('TradeSettled');
+    // Only an auction cut before the cancellation may close after it: none cut later holds it.
+    const history = (await (
+      await fetch(`${service.url}/devnet/api/v1/orders/${uid}/events`)
+    ).json()) as { type: string; recordedAt: string; data: { cutAt?: string; held?: boolean } }[];
+    expect(history.map((entry) => entry.type).slice(0, events.length)).to.deep.equal(events);
+    const cancelled = history.findIndex((entry) => entry.type === 'OrderCancelled');
+    for (const later of history.slice(cancelled + 1)) {
+      expect(later.type).to.equal('AuctionClosed');
+      if (later.data.held)
+        expect(Date.parse(later.data.cutAt!)).to.be.at.most(
+          Date.parse(history[cancelled]!.recordedAt),
+        );
+    }
     for (const page of [trade, order]) expect(problemsOf(page), page.url()).to.deep.equal([]);
   });
 
