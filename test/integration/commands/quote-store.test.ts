@@ -1,7 +1,11 @@
 /** The quote store: each quote under the next id, whole, until the first sweep at or after its expiration. */
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
-import { createQuoteStore, type QuoteStore } from '../../../src/commands/quote-store.js';
+import {
+  createQuoteStore,
+  RESERVED_IDS,
+  type QuoteStore,
+} from '../../../src/commands/quote-store.js';
 import type { StoredQuote } from '../../../src/domain/quote.js';
 import { createQuoteQueries, type QuoteQueries } from '../../../src/queries/quotes.js';
 import { migratedDatabase } from '../../support/postgres.js';
@@ -69,5 +73,25 @@ describe('quote store', () => {
     expect(await queries.byId('mainnet', first)).to.equal(null);
     expect(await queries.byId('mainnet', second)).to.deep.equal({ ...later, id: second });
     expect(await store.sweep(new Date(T0 + 60_000))).to.equal(0);
+  });
+
+  it('gives a burst of orders’ own quotes distinct ids in one round trip, never a stored quote’s', async () => {
+    const store = createQuoteStore(db);
+    const statements: string[] = [];
+    const count = ({ sql }: { sql: string }) => statements.push(sql);
+    db.on('query', count);
+    try {
+      const own = store.nextId();
+      const stored = store.add(given(60));
+      const burst = await Promise.all([own, ...Array.from({ length: 40 }, () => store.nextId())]);
+      const ids = [...burst, await stored];
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(statements.filter((sql) => sql.includes('generate_series'))).to.have.length(1);
+      // Once the reserved ids are given, the next burst reserves again.
+      await Promise.all(Array.from({ length: RESERVED_IDS }, () => store.nextId()));
+      expect(statements.filter((sql) => sql.includes('generate_series'))).to.have.length(2);
+    } finally {
+      db.off('query', count);
+    }
   });
 });
