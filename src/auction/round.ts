@@ -53,14 +53,16 @@ export interface MarketSources {
   tokenFacts: TokenFactsReader;
   /** The wei per gas a settlement is expected to pay now. */
   gasPrice(): Promise<bigint>;
+  /** The chain's current block. */
+  blockNumber(): Promise<number>;
 }
 
-/** The market of the orders' tokens: at `block` (the cut's), or the latest for a quote. */
+/** The market of the orders' tokens, the balances at `block` (the cut's, or the current one). */
 export async function readMarket(
   sources: MarketSources,
   network: Network,
   cut: Pick<CutAuction, 'orders'>,
-  block?: number,
+  block: number,
 ): Promise<Market> {
   const wrapped = network.wrappedNativeToken.toLowerCase() as Address;
   const pools = await sources.pools(marketTokens(cut, [], wrapped));

@@ -45,7 +45,12 @@ export function createSolverQuotes(deps: SolverQuotesDeps): SolverQuotes {
     if (deps.solvers.length === 0) return null;
     const order = quoteOrder(query);
     const cut = { orders: [order], solverOrders: [orderTermsOf(order)], prices: {} };
-    const market = await readMarket(deps.market, deps.network, cut);
+    const market = await readMarket(
+      deps.market,
+      deps.network,
+      cut,
+      await deps.market.blockNumber(),
+    );
     const deadline = new Date(deps.clock().getTime() + deps.timeoutMs);
     const setup = roundSetup(deps.network, null, cut, market, new Set(), deadline);
     const outcomes = await askSolvers(deps.solvers, setup.auction, deps.timeoutMs);

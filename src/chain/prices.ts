@@ -4,8 +4,10 @@
  * and native prices (the token endpoints, quote fees, auction prices) come from here.
  *
  * Every estimate reads its reserves at one block, pinned by one `eth_blockNumber`: the routes it
- * compares and the amount it returns are all of the same chain state. Within a block the reserves
- * and native prices are cached: the many quotes of one block share their reads.
+ * compares and the amount it returns are all of the same chain state. Within a block the reserves,
+ * native prices and the gas price are cached: the many quotes of one block share their reads.
+ * (The node derives its gas price from the latest block's base fee: asked again within the
+ * block, it answers the same.)
  */
 import type { Address } from '../domain/events.js';
 import type { Network, UniswapV2Deployment } from '../domain/networks.js';
@@ -43,8 +45,10 @@ export interface PriceEstimator {
   estimate(query: PriceQuery): Promise<PriceEstimate | null>;
   /** Native-token atoms per token atom (the reference's f64 `price` of GET /token/{t}/native_price); 1 for the wrapped native token; null when unpriced. */
   nativePrice(token: Address): Promise<number | null>;
-  /** The node's `eth_gasPrice`, in wei. */
+  /** The node's `eth_gasPrice` at the current block, in wei. */
   gasPrice(): Promise<bigint>;
+  /** The current block: the one every other answer reads its chain state at. */
+  blockNumber(): Promise<number>;
   /**
    * The funded pools between any two of `tokens` and the wrapped native token, at the current
    * block: the liquidity a solver may route through.
@@ -77,6 +81,8 @@ interface BlockView {
   /** By `factory/token0/token1`; null where the factory has no funded pair of the two. */
   pools: Map<string, Promise<OfferedPool | null>>;
   nativePrices: Map<Address, Promise<number | null>>;
+  /** Null until read, and again after a failed read. */
+  gasPrice: Promise<bigint> | null;
 }
 
 const lower = (address: Address) => address.toLowerCase() as Address;
@@ -128,6 +134,7 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
         tag: `0x${number.toString(16)}`,
         pools: new Map(),
         nativePrices: new Map(),
+        gasPrice: null,
       };
     return latest;
   }
@@ -227,8 +234,19 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
       const pairs = all.flatMap((a, i) => all.slice(i + 1).map((b) => [a, b] as const));
       return (await Promise.all(pairs.map(([a, b]) => poolsBetween(view, a, b)))).flat();
     },
-    gasPrice: shared(() =>
-      rpc.request('gas price', (p) => p.send('eth_gasPrice', [])).then(BigInt),
-    ),
+    async gasPrice() {
+      const view = await currentView();
+      if (view.gasPrice === null) {
+        const read = rpc.request('gas price', (p) => p.send('eth_gasPrice', [])).then(BigInt);
+        view.gasPrice = read;
+        read.catch(() => {
+          if (view.gasPrice === read) view.gasPrice = null;
+        });
+      }
+      return view.gasPrice;
+    },
+    async blockNumber() {
+      return Number((await currentView()).number);
+    },
   };
 }

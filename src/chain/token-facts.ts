@@ -3,7 +3,8 @@
  * decimals and symbol, each read once for the life of the process (they never change), and what
  * the settlement contract itself holds of it at the auction's block. A token without the
  * optional metadata has none (null); what cannot be read at all stops the round, as any other
- * chain read of the cut does.
+ * chain read of the cut does. Balances read at a named block are kept for that block, as the
+ * prices' reads are (./prices.ts): the quotes of one block ask the same balances.
  */
 import { AbiCoder, isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
@@ -33,6 +34,8 @@ const MAX_SYMBOL_CHARS = 64;
 
 export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenFactsReader {
   const symbols = new Map<Address, string>();
+  /** Balances at the last block named, by `holder/token`. */
+  let atBlock: { block: number; balances: Map<string, Promise<bigint>> } | null = null;
 
   const call = (what: string, to: Address, data: string, tag: string) =>
     rpc.request(what, (node) => node.send('eth_call', [{ to, data }, tag]) as Promise<Hex>, {
@@ -66,15 +69,31 @@ export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenF
     }
   }
 
+  function balanceAt(token: Address, holder: Address, block: number | undefined): Promise<bigint> {
+    if (block === undefined) return balanceOf(token, holder, 'latest');
+    // Any other block number, higher or (after a reorg) lower, starts an empty cache.
+    if (atBlock?.block !== block) atBlock = { block, balances: new Map() };
+    const { balances } = atBlock;
+    const key = `${holder}/${token}`;
+    const known = balances.get(key);
+    if (known) return known;
+    const read = balanceOf(token, holder, `0x${block.toString(16)}`);
+    balances.set(key, read);
+    // A failed read is tried again next time.
+    read.catch(() => {
+      if (balances.get(key) === read) balances.delete(key);
+    });
+    return read;
+  }
+
   return {
     async read(tokens, holder, block) {
-      const tag = block === undefined ? 'latest' : `0x${block.toString(16)}`;
       const facts = await Promise.all(
         tokens.map(async (token): Promise<[Address, TokenFacts]> => {
           const [places, symbol, availableBalance] = await Promise.all([
             decimals.of(token),
             symbolOf(token),
-            balanceOf(token, holder, tag),
+            balanceAt(token, holder, block),
           ]);
           return [token, { decimals: places, symbol, availableBalance }];
         }),

@@ -144,6 +144,7 @@ function marketOf({ chains, tokens }: AuctionSources, name: string): MarketSourc
     pools: (tokens) => prices.pools(tokens),
     tokenFacts: createTokenFacts(chains.live.rpc(name)!, tokens.decimals.get(name)!),
     gasPrice: () => prices.gasPrice(),
+    blockNumber: () => prices.blockNumber(),
   };
 }
 

@@ -311,10 +311,20 @@ describe('chain: prices from the devnet pools', function () {
     });
   });
 
-  it('reads the gas price from the node', async () => {
-    expect(await estimator.gasPrice()).to.equal(
-      BigInt(await chain.provider.send('eth_gasPrice', [])),
-    );
+  it('reads the gas price from the node once a block, and names the block it reads at', async () => {
+    const recorder = recording(rpc);
+    const cached = createPriceEstimator(recorder.rpc, devnet);
+    const asked = () => recorder.sent.filter((s) => s.method === 'eth_gasPrice').length;
+    const price = await cached.gasPrice();
+    expect(price).to.equal(BigInt(await chain.provider.send('eth_gasPrice', [])));
+    expect(await Promise.all([cached.gasPrice(), cached.gasPrice()])).to.deep.equal([price, price]);
+    expect(asked()).to.equal(1);
+    expect(await cached.blockNumber()).to.equal(await chain.provider.getBlockNumber());
+
+    await chain.provider.send('evm_mine', []);
+    await cached.gasPrice();
+    expect(asked()).to.equal(2);
+    expect(await cached.blockNumber()).to.equal(await chain.provider.getBlockNumber());
   });
 });
 
