@@ -64,10 +64,11 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
 
   // The quote's amounts as numerics; the comparison is the reference's, in integers.
   const q = (field: string) => `(o.quote->>'${field}')::numeric`;
-  const liveOutsideMarketSql = `SELECT count(*)::int AS n ${from}
-    WHERE o.network = ? AND o.owner = ? AND o.class = 'limit' AND o.quote IS NOT NULL
+  const liveOutsideMarketSql = `SELECT o.owner, count(*)::int AS n ${from}
+    WHERE o.network = $1 AND o.owner = ANY($2::text[]) AND o.class = 'limit'
+      AND o.quote IS NOT NULL
       AND o.cancellation_date IS NULL AND COALESCE(c.onchain_invalidations, 0) = 0
-      AND o.valid_to >= ?
+      AND o.valid_to >= $3
       AND NOT (CASE WHEN o.kind = 'sell'
         THEN COALESCE(c.executed_sell_amount - c.executed_fee_amount, 0) = o.sell_amount
         ELSE COALESCE(c.executed_buy_amount, 0) = o.buy_amount END)
@@ -75,7 +76,19 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
         THEN o.sell_amount * (${q('buyAmount')} - div(${q('feeAmount')} * ${q('buyAmount')}, ${q('sellAmount')}))
           < ${q('sellAmount')} * o.buy_amount
         ELSE o.sell_amount * ${q('buyAmount')} < (${q('sellAmount')} + ${q('feeAmount')}) * o.buy_amount
-        END)`;
+        END)
+    GROUP BY o.owner`;
+  // The placements of one turn count their owners' orders in one query (the cap's check).
+  const liveOutsideMarket = createCoalescer<Address, number>(async (group, owners) => {
+    const [network, nowSeconds] = JSON.parse(group) as [string, number];
+    const found = await preparedRows<{ owner: Address; n: number }>(
+      db,
+      `live-outside-market-${schema}`,
+      liveOutsideMarketSql,
+      [network, owners, nowSeconds],
+    );
+    return new Map(found.map((row) => [row.owner, row.n]));
+  });
 
   const rows = async (sql: string, bindings: readonly Knex.Value[]) =>
     (await db.raw<{ rows: OrderViewRow[] }>(sql, bindings)).rows;
@@ -104,12 +117,7 @@ export function createOrderQueries(db: Knex, schema = 'read'): OrderQueries {
       return found.map((row) => toApiOrder(row, nowSeconds)).filter((o) => o.status === 'open');
     },
     async liveOutsideMarketLimitOrders(network, owner, nowSeconds) {
-      const { rows: found } = await db.raw<{ rows: { n: number }[] }>(liveOutsideMarketSql, [
-        network,
-        owner,
-        nowSeconds,
-      ]);
-      return found[0]!.n;
+      return (await liveOutsideMarket(JSON.stringify([network, nowSeconds]), owner)) ?? 0;
     },
     async byOwner(network, owner, offset, limit, nowSeconds) {
       const found = await preparedRows<OrderViewRow>(db, `orders-by-owner-${schema}`, byOwnerSql, [

@@ -218,6 +218,40 @@ describe('orders read model', () => {
     expect(await page(5, 2)).to.deep.equal([]);
   });
 
+  it('counts each owner’s live limit orders outside the market, the owners asking at once together', async () => {
+    const quote = {
+      id: 1,
+      gasAmount: '1',
+      gasPrice: '1',
+      sellTokenPrice: '1',
+      sellAmount: '1000000000000000000000',
+      buyAmount: '2100',
+      feeAmount: '0',
+      solver: address(7),
+      verified: false,
+      metadata: {},
+    };
+    const [alice, bob, carol] = [address(61), address(62), address(63)];
+    // Asking 3000 where the quote gave 2100 is outside the market; asking 2000 is not.
+    const limit = (n: number, owner: typeof alice, buyAmount: string) =>
+      orderPlaced(n, { owner, quote, order: { ...orderPlaced(n).order, buyAmount } });
+    const outside = [limit(60, alice, '3000'), limit(61, alice, '3000'), limit(62, bob, '3000')];
+    for (const placed of [...outside, limit(63, alice, '2000'), limit(64, carol, '2000')]) {
+      await project('OrderPlaced', placed);
+    }
+    await project('OrderCancelled', orderCancelled(outside[1]!, 'api'));
+
+    const counted = await Promise.all(
+      [alice, bob, carol].map((owner) =>
+        orders().liveOutsideMarketLimitOrders('mainnet', owner, NOW),
+      ),
+    );
+    expect(counted).to.deep.equal([1, 1, 0]);
+    expect(await orders().liveOutsideMarketLimitOrders('gnosis', alice, NOW)).to.equal(0);
+    // Expired: valid until 2,000,000,000.
+    expect(await orders().liveOutsideMarketLimitOrders('mainnet', bob, 2_000_000_001)).to.equal(0);
+  });
+
   it('skips event types it does not handle', async () => {
     const position = (
       await database().ledger.append(
