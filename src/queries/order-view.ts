@@ -128,10 +128,20 @@ export function orderColumns(withQuote: boolean): string {
     c.ethflow_refund_tx`;
 }
 
-/** `FROM` for `orderColumns`: the order, its chain state, and (presign only) its latest pre-signature. */
+/**
+ * `FROM` for `orderColumns`: the order, its chain state, and (presign only) its latest
+ * pre-signature. The chain state is looked up by its key, order by order, whatever the
+ * statistics say: as a plain join, while they lagged a burst of orders, PostgreSQL scanned the
+ * network's whole chain state for every order (1.3 s for one auction's cut of 6,577 orders,
+ * 18–177 ms for one owner's count in the soak; BENCHMARKS.md). `LIMIT 1` (the key is unique)
+ * keeps the subquery from being flattened back into that join.
+ */
 export function orderSources(table: (name: string) => string): string {
   return `FROM ${table('orders')} o
-    LEFT JOIN ${table('order_chain_state')} c ON c.network = o.network AND c.uid = o.uid
+    LEFT JOIN LATERAL (
+      SELECT * FROM ${table('order_chain_state')} s
+      WHERE s.network = o.network AND s.uid = o.uid LIMIT 1
+    ) c ON true
     LEFT JOIN LATERAL (
       SELECT e.signed FROM ${table('presignature_events')} e
       WHERE o.signing_scheme = 'presign' AND e.network = o.network AND e.uid = o.uid

@@ -1,7 +1,9 @@
 /**
  * The hot lookup (GET /orders/{uid}, coalesced into `uid = ANY($2)`) must use the primary key
  * even before PostgreSQL has statistics for a freshly filled table: a skip scan of the owner
- * index answered it 17× slower (BENCHMARKS.md, "Reads").
+ * index answered it 17× slower (BENCHMARKS.md, "Reads"). And every order read finds an order's
+ * chain state by its key: joined by the network alone, a cut of 6,577 orders filtered 1.9
+ * million rows (BENCHMARKS.md, "The chain state by its key").
  */
 import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
@@ -24,6 +26,8 @@ describe('order lookup plan', () => {
         '0x' || substr(md5((i % 50)::text), 1, 40), now(), 'limit', 'eip712', '0x', '0x01',
         '0x02', 1, 1, 2000000000, '0x03', 0, 'sell', false, 'erc20', 'erc20', '{}', '0x04'
       FROM generate_series(1, 20000) i`);
+    await db.raw(`INSERT INTO read.order_chain_state (network, uid, executed_sell_amount)
+      SELECT network, uid, 1 FROM read.orders LIMIT 500`);
   });
   after(() => db.destroy());
 
@@ -46,5 +50,18 @@ describe('order lookup plan', () => {
     });
     expect(plan).to.contain('orders_pkey');
     expect(plan).not.to.contain('orders_by_owner');
+  });
+
+  it('finds each order’s chain state by its key, for every order of a network', async () => {
+    const { rows } = await db.raw<{ rows: { 'QUERY PLAN': string }[] }>(
+      `EXPLAIN SELECT ${orderColumns(false)} ${orderSources((name) => `read.${name}`)}
+        WHERE o.network = 'devnet' AND o.cancellation_date IS NULL
+          AND COALESCE(c.onchain_invalidations, 0) = 0
+        ORDER BY o.creation_date, o.uid`,
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).to.match(
+      /order_chain_state_pkey[^\n]*\n[^\n]*Index Cond: \(\(network = o\.network\) AND \(uid = o\.uid\)\)/,
+    );
   });
 });
