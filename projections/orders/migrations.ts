@@ -15,6 +15,7 @@ export const PRESIGNATURE_EVENTS_TABLE = 'presignature_events';
 /** Only the API's reads use them (a replay builds them after the rows). */
 export const ORDERS_BY_OWNER_INDEX = 'orders_by_owner';
 export const ORDERS_BY_SENDER_INDEX = 'orders_by_onchain_sender';
+export const LIVE_LIMIT_ORDERS_INDEX = 'orders_live_limit_by_owner';
 
 export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   const orders = qualified(schema, ORDERS_TABLE);
@@ -63,6 +64,11 @@ export async function migrateOrders(db: Knex, schema: string): Promise<void> {
   // The same list also shows the eth-flow orders an account placed (their owner is the contract).
   await db.raw(`CREATE INDEX IF NOT EXISTS ${ORDERS_BY_SENDER_INDEX}
     ON ${orders} (network, onchain_sender, creation_date DESC) WHERE onchain_sender IS NOT NULL`);
+  // The limit-order cap counts an owner's live limit orders at every placement: only those
+  // not yet past validTo, not the owner's whole history.
+  await db.raw(`CREATE INDEX IF NOT EXISTS ${LIVE_LIMIT_ORDERS_INDEX}
+    ON ${orders} (network, owner, valid_to)
+    WHERE class = 'limit' AND quote IS NOT NULL AND cancellation_date IS NULL`);
   await db.raw(`
     CREATE TABLE IF NOT EXISTS ${qualified(schema, ORDER_CHAIN_STATE_TABLE)} (
       network text NOT NULL,

@@ -8,6 +8,7 @@ import {
   ORDER_CHAIN_STATE_TABLE,
   ORDERS_BY_OWNER_INDEX,
   ORDERS_BY_SENDER_INDEX,
+  LIVE_LIMIT_ORDERS_INDEX,
   ORDERS_TABLE,
   PRESIGNATURE_EVENTS_TABLE,
 } from './migrations.js';
@@ -29,7 +30,7 @@ export function ordersProjector(): Projector {
     // 4: eth-flow orders (placed, taken back, refunded).
     version: 4,
     tables: [ORDERS_TABLE, ORDER_CHAIN_STATE_TABLE, PRESIGNATURE_EVENTS_TABLE],
-    readerIndexes: [ORDERS_BY_OWNER_INDEX, ORDERS_BY_SENDER_INDEX],
+    readerIndexes: [ORDERS_BY_OWNER_INDEX, ORDERS_BY_SENDER_INDEX, LIVE_LIMIT_ORDERS_INDEX],
     eventTypes: ORDER_EVENT_TYPES,
     migrate: migrateOrders,
     async handle(trx, events, schema) {
