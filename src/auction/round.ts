@@ -48,16 +48,16 @@ export interface Market {
 
 /** Where a round's market is read from. */
 export interface MarketSources {
-  /** The pools between any two of the tokens and the wrapped native token. */
-  pools(tokens: readonly Address[]): Promise<OfferedPool[]>;
+  /** The pools between any two of the tokens and the wrapped native token, at `block`. */
+  pools(tokens: readonly Address[], block: number): Promise<OfferedPool[]>;
   tokenFacts: TokenFactsReader;
-  /** The wei per gas a settlement is expected to pay now. */
-  gasPrice(): Promise<bigint>;
+  /** The wei per gas a settlement is expected to pay now (`block` being the current one). */
+  gasPrice(block: number): Promise<bigint>;
   /** The chain's current block. */
   blockNumber(): Promise<number>;
 }
 
-/** The market of the orders' tokens, the balances at `block` (the cut's, or the current one). */
+/** The market of the orders' tokens at `block` (the cut's, or the current one for a quote). */
 export async function readMarket(
   sources: MarketSources,
   network: Network,
@@ -65,10 +65,10 @@ export async function readMarket(
   block: number,
 ): Promise<Market> {
   const wrapped = network.wrappedNativeToken.toLowerCase() as Address;
-  const pools = await sources.pools(marketTokens(cut, [], wrapped));
+  const pools = await sources.pools(marketTokens(cut, [], wrapped), block);
   const [tokens, effectiveGasPrice] = await Promise.all([
     sources.tokenFacts.read(marketTokens(cut, pools, wrapped), network.settlementContract, block),
-    sources.gasPrice(),
+    sources.gasPrice(block),
   ]);
   return { pools, tokens, effectiveGasPrice };
 }

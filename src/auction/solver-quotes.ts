@@ -36,12 +36,15 @@ const NOBODY = `0x${'00'.repeat(20)}` as Address;
 const ANY_SELL_AMOUNT = 1n << 144n;
 const LAST_VALID_TO = 2 ** 32 - 1;
 
-/** The best solver's quote for `query`, or null when no solver priced it. */
-export type SolverQuotes = (query: PriceQuery) => Promise<SolverPrice | null>;
+/**
+ * The best solver's quote for `query`, the market read at `block` (default the current one), or
+ * null when no solver priced it.
+ */
+export type SolverQuotes = (query: PriceQuery, block?: number) => Promise<SolverPrice | null>;
 
 export function createSolverQuotes(deps: SolverQuotesDeps): SolverQuotes {
   const logger = deps.logger.child({ network: deps.network.name, component: 'solver-quotes' });
-  return async (query) => {
+  return async (query, block) => {
     if (deps.solvers.length === 0) return null;
     const order = quoteOrder(query);
     const cut = { orders: [order], solverOrders: [orderTermsOf(order)], prices: {} };
@@ -49,7 +52,7 @@ export function createSolverQuotes(deps: SolverQuotesDeps): SolverQuotes {
       deps.market,
       deps.network,
       cut,
-      await deps.market.blockNumber(),
+      block ?? (await deps.market.blockNumber()),
     );
     const deadline = new Date(deps.clock().getTime() + deps.timeoutMs);
     const setup = roundSetup(deps.network, null, cut, market, new Set(), deadline);

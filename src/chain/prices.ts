@@ -4,8 +4,10 @@
  * and native prices (the token endpoints, quote fees, auction prices) come from here.
  *
  * Every estimate reads its reserves at one block, pinned by one `eth_blockNumber`: the routes it
- * compares and the amount it returns are all of the same chain state. Within a block the reserves,
- * native prices and the gas price are cached: the many quotes of one block share their reads.
+ * compares and the amount it returns are all of the same chain state; a caller reading several
+ * answers of one state names the block. Within a block the reserves, native prices and the gas
+ * price are cached (for the last few blocks asked about): the many quotes of one block, and a
+ * cut's reads, share them.
  * (The node derives its gas price from the latest block's base fee: asked again within the
  * block, it answers the same.)
  */
@@ -37,23 +39,27 @@ export interface PriceQuery {
   amount: bigint;
 }
 
+/**
+ * Each answer reads the chain at `block` when one is named (the callers that read several
+ * answers of one chain state: a quote, a cut), else at the current block.
+ */
 export interface PriceEstimator {
   /**
    * The best route for the trade; null when there is none (the API's NoLiquidity): no pools, too
    * little liquidity, a zero amount, or the same token on both sides.
    */
-  estimate(query: PriceQuery): Promise<PriceEstimate | null>;
+  estimate(query: PriceQuery, block?: number): Promise<PriceEstimate | null>;
   /** Native-token atoms per token atom (the reference's f64 `price` of GET /token/{t}/native_price); 1 for the wrapped native token; null when unpriced. */
-  nativePrice(token: Address): Promise<number | null>;
-  /** The node's `eth_gasPrice` at the current block, in wei. */
-  gasPrice(): Promise<bigint>;
-  /** The current block: the one every other answer reads its chain state at. */
+  nativePrice(token: Address, block?: number): Promise<number | null>;
+  /** The node's `eth_gasPrice` (asked while the block is among the last few asked about), in wei. */
+  gasPrice(block?: number): Promise<bigint>;
+  /** The current block. */
   blockNumber(): Promise<number>;
   /**
-   * The funded pools between any two of `tokens` and the wrapped native token, at the current
-   * block: the liquidity a solver may route through.
+   * The funded pools between any two of `tokens` and the wrapped native token: the liquidity a
+   * solver may route through.
    */
-  pools(tokens: readonly Address[]): Promise<OfferedPool[]>;
+  pools(tokens: readonly Address[], block?: number): Promise<OfferedPool[]>;
 }
 
 /** A pool and the router that swaps through its pairs: the liquidity solvers are offered. */
@@ -87,6 +93,9 @@ interface BlockView {
 
 const lower = (address: Address) => address.toLowerCase() as Address;
 
+/** Blocks whose reads are kept: a cut's, and the current one of the quotes asked meanwhile. */
+const VIEWS_KEPT = 4;
+
 /** The `index`th 32-byte word of ABI-encoded return data. */
 const word = (data: string, index: number): bigint =>
   BigInt(`0x${data.slice(2 + index * WORD_DIGITS, 2 + (index + 1) * WORD_DIGITS)}`);
@@ -116,7 +125,9 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
   const deployments = network.uniswapV2;
   /** By `factory/token0/token1`. Only found pairs: a pair never leaves its address. */
   const pairs = new Map<string, Address>();
-  let latest: BlockView | null = null;
+  /** By block number, oldest first. */
+  const views = new Map<bigint, BlockView>();
+  let highest = -1n;
 
   const call = (what: string, to: Address, data: string, tag: string): Promise<string> =>
     rpc.request(what, (p) => p.send('eth_call', [{ to, data }, tag]));
@@ -125,18 +136,29 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
     rpc.request('block number', (p) => p.send('eth_blockNumber', [])).then(BigInt),
   );
 
-  /** Any other block number, higher or (after a reorg) lower, starts an empty cache. */
-  async function currentView(): Promise<BlockView> {
-    const number = await blockNumber();
-    if (latest === null || latest.number !== number)
-      latest = {
+  function viewAt(number: bigint): BlockView {
+    let view = views.get(number);
+    if (view === undefined) {
+      view = {
         number,
         tag: `0x${number.toString(16)}`,
         pools: new Map(),
         nativePrices: new Map(),
         gasPrice: null,
       };
-    return latest;
+      views.set(number, view);
+      if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value!);
+    }
+    return view;
+  }
+
+  async function viewOf(block: number | undefined): Promise<BlockView> {
+    if (block !== undefined) return viewAt(BigInt(block));
+    const number = await blockNumber();
+    // A lower current block is a reorg: what was read of the blocks above it may be gone.
+    if (number < highest) views.clear();
+    highest = number;
+    return viewAt(number);
   }
 
   async function pairAddress(
@@ -218,24 +240,24 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
   }
 
   return {
-    async estimate(query) {
-      const best = await bestRoute(await currentView(), query);
+    async estimate(query, block) {
+      const best = await bestRoute(await viewOf(block), query);
       return best === null ? null : { amount: best.amount, gas: best.gas, path: best.route.path };
     },
-    async nativePrice(token) {
+    async nativePrice(token, block) {
       const t = lower(token);
       if (t === native) return 1;
-      const view = await currentView();
+      const view = await viewOf(block);
       return view.nativePrices.get(t) ?? remember(view.nativePrices, t, nativePriceAt(view, t));
     },
-    async pools(tokens) {
-      const view = await currentView();
+    async pools(tokens, block) {
+      const view = await viewOf(block);
       const all = [...new Set([...tokens.map(lower), native])].sort();
       const pairs = all.flatMap((a, i) => all.slice(i + 1).map((b) => [a, b] as const));
       return (await Promise.all(pairs.map(([a, b]) => poolsBetween(view, a, b)))).flat();
     },
-    async gasPrice() {
-      const view = await currentView();
+    async gasPrice(block) {
+      const view = await viewOf(block);
       if (view.gasPrice === null) {
         const read = rpc.request('gas price', (p) => p.send('eth_gasPrice', [])).then(BigInt);
         view.gasPrice = read;
@@ -246,7 +268,7 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
       return view.gasPrice;
     },
     async blockNumber() {
-      return Number((await currentView()).number);
+      return Number((await viewOf(undefined)).number);
     },
   };
 }

@@ -27,7 +27,7 @@ export interface QuotePricingDeps {
    * The best price the network's quoting solvers give the trade (null when none answers, or the
    * network has none): preferred to the pools' own, which stay the fallback.
    */
-  solverQuotes: ((query: PriceQuery) => Promise<SolverPrice | null>) | null;
+  solverQuotes: ((query: PriceQuery, block?: number) => Promise<SolverPrice | null>) | null;
   /** Who a quote the pools priced names as its solver. */
   solver: Address;
 }
@@ -146,13 +146,15 @@ async function price(
     amount: pricedAmount(side),
   };
   try {
+    // Everything is read at one block, whose reads the quotes asked within it share.
+    const block = await prices.blockNumber();
     const [fromSolvers, fromPools, sellTokenPrice, buyTokenPrice, gasPrice] = await Promise.all([
       // A solver that cannot price the trade leaves it to the pools, whatever went wrong.
-      deps.solverQuotes?.(query).catch(() => null) ?? null,
-      prices.estimate(query),
-      prices.nativePrice(order.sellToken),
-      prices.nativePrice(buyToken),
-      prices.gasPrice(),
+      deps.solverQuotes?.(query, block).catch(() => null) ?? null,
+      prices.estimate(query, block),
+      prices.nativePrice(order.sellToken, block),
+      prices.nativePrice(buyToken, block),
+      prices.gasPrice(block),
     ]);
     const estimate = fromSolvers ?? fromPools;
     if (estimate === null || sellTokenPrice === null || buyTokenPrice === null) {

@@ -141,9 +141,9 @@ function solversOf(
 function marketOf({ chains, tokens }: AuctionSources, name: string): MarketSources {
   const prices = chains.live.prices(name)!;
   return {
-    pools: (tokens) => prices.pools(tokens),
+    pools: (tokens, block) => prices.pools(tokens, block),
     tokenFacts: createTokenFacts(chains.live.rpc(name)!, tokens.decimals.get(name)!),
-    gasPrice: () => prices.gasPrice(),
+    gasPrice: (block) => prices.gasPrice(block),
     blockNumber: () => prices.blockNumber(),
   };
 }

@@ -290,6 +290,25 @@ describe('chain: prices from the devnet pools', function () {
       expect(dcow).to.equal(expectedNativePrice(10_000_000n * E18, 1000n * E18));
     });
 
+    it('answers at a named block as that block’s state was, asking the node no block number', async () => {
+      const recorder = recording(rpc);
+      const pinned = createPriceEstimator(recorder.rpc, devnet);
+      const dusd = token('DUSD');
+      const block = await pinned.blockNumber();
+      const before = (await pinned.nativePrice(dusd, block))!;
+      await swap('swapExactTokensForTokens', [parseUnits('300000'), 0n, [dusd, token('WETH')]]);
+      recorder.sent.length = 0;
+      const fresh = createPriceEstimator(recorder.rpc, devnet);
+      expect(await fresh.nativePrice(dusd, block)).to.equal(before);
+      expect(recorder.sent.map((s) => s.method)).not.to.include('eth_blockNumber');
+      expect(recorder.sent.every((s) => s.params[1] === `0x${block.toString(16)}`)).to.equal(true);
+      expect(await fresh.nativePrice(dusd)).to.be.lessThan(before);
+      // The block asked about first is still kept beside the current one.
+      recorder.sent.length = 0;
+      expect(await fresh.nativePrice(dusd, block)).to.equal(before);
+      expect(recorder.sent).to.deep.equal([]);
+    });
+
     it('caches per block and prices anew once a swap moved the reserves', async () => {
       const recorder = recording(rpc);
       const cached = createPriceEstimator(recorder.rpc, devnet);
