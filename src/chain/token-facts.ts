@@ -3,8 +3,8 @@
  * decimals and symbol, each read once for the life of the process (they never change), and what
  * the settlement contract itself holds of it at the auction's block. A token without the
  * optional metadata has none (null); what cannot be read at all stops the round, as any other
- * chain read of the cut does. Balances read at a named block are kept for that block, as the
- * prices' reads are (./prices.ts): the quotes of one block ask the same balances.
+ * chain read of the cut does. Balances (and a symbol found absent) read at a named block are kept
+ * for that block, as the prices' reads are (./prices.ts): the quotes of one block ask the same.
  */
 import { AbiCoder, isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
@@ -34,26 +34,42 @@ const MAX_SYMBOL_CHARS = 64;
 
 export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenFactsReader {
   const symbols = new Map<Address, string>();
-  /** Balances at the last block named, by `holder/token`. */
-  let atBlock: { block: number; balances: Map<string, Promise<bigint>> } | null = null;
+  /** The reads at the last block named, by what they read. */
+  let atBlock: { block: number; reads: Map<string, Promise<unknown>> } | null = null;
 
   const call = (what: string, to: Address, data: string, tag: string) =>
     rpc.request(what, (node) => node.send('eth_call', [{ to, data }, tag]) as Promise<Hex>, {
       batched: true,
     });
 
-  async function symbolOf(token: Address): Promise<string | null> {
-    const known = symbols.get(token);
-    if (known !== undefined) return known;
+  /** What `read` answers at `block`, read once for that block (each time for the latest). */
+  function onceAt<T>(block: number | undefined, key: string, read: (tag: string) => Promise<T>) {
+    if (block === undefined) return read('latest');
+    // Any other block number, higher or (after a reorg) lower, starts an empty cache.
+    if (atBlock?.block !== block) atBlock = { block, reads: new Map() };
+    const { reads } = atBlock;
+    const known = reads.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const promise = read(`0x${block.toString(16)}`);
+    reads.set(key, promise);
+    // A failed read is tried again next time.
+    promise.catch(() => {
+      if (reads.get(key) === promise) reads.delete(key);
+    });
+    return promise;
+  }
+
+  async function symbolOf(token: Address, tag: string): Promise<string | null> {
     let result: Hex;
     try {
-      result = await call(`symbol of ${token}`, token, SYMBOL, 'latest');
+      result = await call(`symbol of ${token}`, token, SYMBOL, tag);
     } catch (error) {
       if (isError(error, 'CALL_EXCEPTION')) return null;
       throw error;
     }
     const symbol = decodeSymbol(result);
-    // Not kept when absent: a contract may yet be deployed at the address.
+    // Kept for good once there is one; an absent one only for the block, since a contract may
+    // yet be deployed at the address.
     if (symbol !== null) symbols.set(token, symbol);
     return symbol;
   }
@@ -69,31 +85,14 @@ export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenF
     }
   }
 
-  function balanceAt(token: Address, holder: Address, block: number | undefined): Promise<bigint> {
-    if (block === undefined) return balanceOf(token, holder, 'latest');
-    // Any other block number, higher or (after a reorg) lower, starts an empty cache.
-    if (atBlock?.block !== block) atBlock = { block, balances: new Map() };
-    const { balances } = atBlock;
-    const key = `${holder}/${token}`;
-    const known = balances.get(key);
-    if (known) return known;
-    const read = balanceOf(token, holder, `0x${block.toString(16)}`);
-    balances.set(key, read);
-    // A failed read is tried again next time.
-    read.catch(() => {
-      if (balances.get(key) === read) balances.delete(key);
-    });
-    return read;
-  }
-
   return {
     async read(tokens, holder, block) {
       const facts = await Promise.all(
         tokens.map(async (token): Promise<[Address, TokenFacts]> => {
           const [places, symbol, availableBalance] = await Promise.all([
             decimals.of(token),
-            symbolOf(token),
-            balanceAt(token, holder, block),
+            symbols.get(token) ?? onceAt(block, `symbol/${token}`, (tag) => symbolOf(token, tag)),
+            onceAt(block, `balance/${holder}/${token}`, (tag) => balanceOf(token, holder, tag)),
           ]);
           return [token, { decimals: places, symbol, availableBalance }];
         }),

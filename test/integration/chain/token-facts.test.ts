@@ -18,11 +18,12 @@ describe('chain: token facts', function () {
   let chain: TestChain;
   let rpc: ChainRpc;
   const balanceCalls: string[] = [];
+  const symbolCalls: string[] = [];
 
   before(async () => {
     chain = await startTestChain();
     const node = createChainRpc(devnet, chain.rpcUrl);
-    // Counts the balanceOf calls (selector 0x70a08231) that reach the node, with their block tag.
+    // Counts the balanceOf and symbol calls that reach the node, with their block tag.
     rpc = {
       ...node,
       request: (what, run, options) =>
@@ -34,6 +35,7 @@ describe('chain: token facts', function () {
                 const [call, tag] = params as [{ data?: string }, string];
                 if (method === 'eth_call' && call.data?.startsWith('0x70a08231'))
                   balanceCalls.push(tag);
+                if (method === 'eth_call' && call.data === '0x95d89b41') symbolCalls.push(tag);
                 return provider.send(method, params);
               },
             } as JsonRpcProvider),
@@ -75,5 +77,28 @@ describe('chain: token facts', function () {
     await facts.read([dusd], holder);
     await facts.read([dusd], holder);
     expect(balanceCalls.slice(3)).to.deep.equal(['latest', 'latest']);
+  });
+
+  it('keeps a symbol for good, and one found absent for the block only', async () => {
+    const facts = createTokenFacts(rpc, createTokenDecimals(rpc));
+    const holder = Wallet.createRandom().address.toLowerCase() as Address;
+    // No contract there: no symbol, no decimals, nothing held.
+    const nothing = Wallet.createRandom().address.toLowerCase() as Address;
+    const dusd = token('DUSD');
+    const block = await chain.provider.getBlockNumber();
+    symbolCalls.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const read = await facts.read([dusd, nothing], holder, block);
+      expect(read.get(nothing)).to.deep.equal({
+        decimals: null,
+        symbol: null,
+        availableBalance: 0n,
+      });
+      expect(read.get(dusd)!.symbol).to.equal('DUSD');
+    }
+    expect(symbolCalls).to.have.length(2);
+    await chain.mine();
+    await facts.read([dusd, nothing], holder, block + 1);
+    expect(symbolCalls.slice(2)).to.deep.equal([`0x${(block + 1).toString(16)}`]);
   });
 });
