@@ -3,8 +3,9 @@
  * decimals and symbol, each read once for the life of the process (they never change), and what
  * the settlement contract itself holds of it at the auction's block. A token without the
  * optional metadata has none (null); what cannot be read at all stops the round, as any other
- * chain read of the cut does. Balances (and a symbol found absent) read at a named block are kept
- * for that block, as the prices' reads are (./prices.ts): the quotes of one block ask the same.
+ * chain read of the cut does. Balances, and decimals or a symbol found absent, read at a named
+ * block are kept for that block, as the prices' reads are (./prices.ts): the quotes of one block
+ * ask the same.
  */
 import { AbiCoder, isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
@@ -90,7 +91,8 @@ export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenF
       const facts = await Promise.all(
         tokens.map(async (token): Promise<[Address, TokenFacts]> => {
           const [places, symbol, availableBalance] = await Promise.all([
-            decimals.of(token),
+            // Found decimals are kept by `decimals`; absent ones for the block, as symbols are.
+            onceAt(block, `decimals/${token}`, () => decimals.of(token)),
             symbols.get(token) ?? onceAt(block, `symbol/${token}`, (tag) => symbolOf(token, tag)),
             onceAt(block, `balance/${holder}/${token}`, (tag) => balanceOf(token, holder, tag)),
           ]);

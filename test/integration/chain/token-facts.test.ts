@@ -19,11 +19,12 @@ describe('chain: token facts', function () {
   let rpc: ChainRpc;
   const balanceCalls: string[] = [];
   const symbolCalls: string[] = [];
+  const decimalsCalls: string[] = [];
 
   before(async () => {
     chain = await startTestChain();
     const node = createChainRpc(devnet, chain.rpcUrl);
-    // Counts the balanceOf and symbol calls that reach the node, with their block tag.
+    // Counts the balanceOf, symbol and decimals calls that reach the node, with their block tag.
     rpc = {
       ...node,
       request: (what, run, options) =>
@@ -36,6 +37,7 @@ describe('chain: token facts', function () {
                 if (method === 'eth_call' && call.data?.startsWith('0x70a08231'))
                   balanceCalls.push(tag);
                 if (method === 'eth_call' && call.data === '0x95d89b41') symbolCalls.push(tag);
+                if (method === 'eth_call' && call.data === '0x313ce567') decimalsCalls.push(tag);
                 return provider.send(method, params);
               },
             } as JsonRpcProvider),
@@ -79,7 +81,7 @@ describe('chain: token facts', function () {
     expect(balanceCalls.slice(3)).to.deep.equal(['latest', 'latest']);
   });
 
-  it('keeps a symbol for good, and one found absent for the block only', async () => {
+  it('keeps a symbol and decimals for good, and those found absent for the block only', async () => {
     const facts = createTokenFacts(rpc, createTokenDecimals(rpc));
     const holder = Wallet.createRandom().address.toLowerCase() as Address;
     // No contract there: no symbol, no decimals, nothing held.
@@ -87,6 +89,7 @@ describe('chain: token facts', function () {
     const dusd = token('DUSD');
     const block = await chain.provider.getBlockNumber();
     symbolCalls.length = 0;
+    decimalsCalls.length = 0;
     for (let i = 0; i < 3; i++) {
       const read = await facts.read([dusd, nothing], holder, block);
       expect(read.get(nothing)).to.deep.equal({
@@ -97,8 +100,11 @@ describe('chain: token facts', function () {
       expect(read.get(dusd)!.symbol).to.equal('DUSD');
     }
     expect(symbolCalls).to.have.length(2);
+    expect(decimalsCalls).to.have.length(2);
     await chain.mine();
     await facts.read([dusd, nothing], holder, block + 1);
     expect(symbolCalls.slice(2)).to.deep.equal([`0x${(block + 1).toString(16)}`]);
+    // Absent decimals are asked again at the next block named (token-decimals reads 'latest').
+    expect(decimalsCalls.slice(2)).to.deep.equal(['latest']);
   });
 });
