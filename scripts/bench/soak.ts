@@ -4,13 +4,16 @@
  * for `--minutes`, to see whether its memory stays flat and its errors and latency steady.
  *
  *   npm run bench:soak -- [--minutes 10] [--rate 100] [--owners 50] [--heap-snapshots DIR]
- *                         [--stages]
+ *                         [--stages] [--pg-statements]
  *
  * Load, open loop from a worker thread (support/soak-load.ts), per second: `--rate` signed orders
  * (one in 20 fillable through the WETH/DUSD pool, the others limit orders far from the market,
  * each valid 70 s, so the open book levels off at a few thousand orders), as many reads of
  * orders placed, a quarter as many account-orders pages, a tenth as many quotes, and every 5 s a
  * solver's GET /auction. Rate limits are off (one client).
+ *
+ * `--stages` prints the wall time of each named stage of the service's work; `--pg-statements`
+ * starts PostgreSQL with pg_stat_statements and prints the statements that cost it the most.
  *
  * Every 10 s the main thread, which is the service's, samples `process.memoryUsage()`: heapUsed
  * and external are this thread's isolate (the service; the load generator has its own), rss the
@@ -36,7 +39,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { startBenchService } from './support/bench-service.js';
 import { fundOwners } from './support/owners.js';
 import { quoteParties } from './support/quote-request.js';
-import { commandLine, loadAverage, machine, table } from './support/harness.js';
+import { commandLine, loadAverage, machine, statementsReport, table } from './support/harness.js';
 import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './support/soak-load.js';
 import { startTypeScriptWorker } from '../../src/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
@@ -65,6 +68,8 @@ interface Options {
   heapSnapshots: string | undefined;
   /** Print where the service thread's time went over the whole run (stage timings). */
   stages: boolean;
+  /** Print the statements that cost PostgreSQL the most (pg_stat_statements). */
+  pgStatements: boolean;
 }
 
 function options(): Options {
@@ -75,6 +80,7 @@ function options(): Options {
       owners: { type: 'string', default: '50' },
       'heap-snapshots': { type: 'string' },
       stages: { type: 'boolean', default: false },
+      'pg-statements': { type: 'boolean', default: false },
     },
   });
   const [minutes, rate, owners] = [values.minutes, values.rate, values.owners].map(Number);
@@ -87,6 +93,7 @@ function options(): Options {
     owners: owners!,
     heapSnapshots: values['heap-snapshots'],
     stages: values.stages,
+    pgStatements: values['pg-statements'],
   };
 }
 
@@ -251,15 +258,19 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
 }
 
 async function main(): Promise<void> {
-  const { minutes, rate, owners, heapSnapshots, stages } = options();
-  const bench = await startBenchService({
-    RATE_LIMIT_ORDERS_PER_SECOND: '0',
-    RATE_LIMIT_QUOTES_PER_SECOND: '0',
-    MAX_CONNECTIONS_PER_CLIENT: '0',
-    // Its limit orders far from the market each carry their fresh quote and so count against
-    // their owner's cap: a few owners place thousands.
-    MAX_LIMIT_ORDERS_PER_OWNER: '1000000',
-  });
+  const { minutes, rate, owners, heapSnapshots, stages, pgStatements } = options();
+  const bench = await startBenchService(
+    {
+      RATE_LIMIT_ORDERS_PER_SECOND: '0',
+      RATE_LIMIT_QUOTES_PER_SECOND: '0',
+      MAX_CONNECTIONS_PER_CLIENT: '0',
+      // Its limit orders far from the market each carry their fresh quote and so count against
+      // their owner's cap: a few owners place thousands.
+      MAX_LIMIT_ORDERS_PER_OWNER: '1000000',
+    },
+    undefined,
+    { statements: pgStatements },
+  );
   try {
     const { deployment } = bench.service.devnet!;
     const data: SoakLoadData = {
@@ -323,6 +334,11 @@ async function main(): Promise<void> {
     }
     report(done, samples, rate);
     if (stages) console.log(`\nstages over the run:\n${stageTable(takeStageTimings())}`);
+    if (pgStatements) {
+      console.log(
+        `\nPostgreSQL's costliest statements:\n${await statementsReport(bench.databaseUrl)}`,
+      );
+    }
     for (const error of errors) console.log(`first error: ${error}`);
   } finally {
     await bench.stop();

@@ -20,6 +20,8 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   /** 0 picks a free port. */
   port: number;
+  /** Further server settings, `name=value` (the benches load pg_stat_statements). */
+  settings?: readonly string[];
 }
 
 export interface EmbeddedPostgresHandle {
@@ -97,6 +99,7 @@ export async function startEmbeddedPostgres(
       'idle_in_transaction_session_timeout=60s',
       '-c',
       'shared_buffers=256MB',
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
     account,
     log,

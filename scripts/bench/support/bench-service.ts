@@ -22,8 +22,9 @@ export interface BenchService {
 export async function startBenchService(
   env: Record<string, string>,
   logger: Logger = createLogger('silent'),
+  { statements = false }: { statements?: boolean } = {},
 ): Promise<BenchService> {
-  const scratch = await startScratchPostgres();
+  const scratch = await startScratchPostgres(undefined, { statements });
   try {
     const databaseUrl = scratch.url('bench');
     const config = loadConfig({

@@ -25,10 +25,14 @@ export interface ScratchPostgres {
 }
 
 /**
- * Starts PostgreSQL in a new temp dir named `prefix…` and creates the database `bench` in it.
- * Until `stop()`, Ctrl-C (SIGINT) runs `stop()` and exits with 130.
+ * Starts PostgreSQL in a new temp dir named `prefix…` and creates the database `bench` in it,
+ * with pg_stat_statements when `statements` (see `statementsReport`). Until `stop()`, Ctrl-C
+ * (SIGINT) runs `stop()` and exits with 130.
  */
-export async function startScratchPostgres(prefix = 'batchbook-bench-'): Promise<ScratchPostgres> {
+export async function startScratchPostgres(
+  prefix = 'batchbook-bench-',
+  { statements = false }: { statements?: boolean } = {},
+): Promise<ScratchPostgres> {
   // The cluster lives directly in the temp dir: run as root, the server runs as a `postgres`
   // user, which could not enter a root-owned 0700 parent.
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
@@ -52,15 +56,14 @@ export async function startScratchPostgres(prefix = 'batchbook-bench-'): Promise
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', removeDir);
   try {
-    const postgres = await startEmbeddedPostgres({ dataDir: dir, port: 0 });
+    const postgres = await startEmbeddedPostgres({
+      dataDir: dir,
+      port: 0,
+      settings: statements ? ['shared_preload_libraries=pg_stat_statements'] : [],
+    });
     steps.push(() => postgres.stop());
-    const admin = new pg.Client({ connectionString: postgres.url('postgres') });
-    await admin.connect();
-    try {
-      await admin.query('CREATE DATABASE bench');
-    } finally {
-      await admin.end();
-    }
+    await query(postgres.url('postgres'), 'CREATE DATABASE bench');
+    if (statements) await query(postgres.url('bench'), 'CREATE EXTENSION pg_stat_statements');
     return {
       dir,
       url: (database) => postgres.url(database),
@@ -71,6 +74,35 @@ export async function startScratchPostgres(prefix = 'batchbook-bench-'): Promise
     await stop();
     throw error;
   }
+}
+
+async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The statements that cost PostgreSQL the most time in `url`'s database since it started (the
+ * scratch cluster started with `statements`): where the server's share of the cores went.
+ */
+export async function statementsReport(url: string, limit = 15): Promise<string> {
+  const rows = await query<Record<'calls' | 'total' | 'mean' | 'rows' | 'statement', string>>(
+    url,
+    `SELECT calls::text, round(total_exec_time)::text AS total,
+        round(mean_exec_time::numeric, 2)::text AS mean, rows::text,
+        left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'bench')
+      ORDER BY total_exec_time DESC LIMIT ${limit}`,
+  );
+  return table([
+    ['statement', 'calls', 'total ms', 'mean ms', 'rows'],
+    ...rows.map((r) => [r.statement, r.calls, r.total, r.mean, r.rows]),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
