@@ -13,6 +13,18 @@ import { suiteProjectedDatabase } from './projected-database.js';
 
 const NOW = 1_800_000_000;
 
+/** A quote an order links, for these amounts. */
+const linkedQuote = (amounts: { sellAmount: string; buyAmount: string; feeAmount: string }) => ({
+  id: 1,
+  gasAmount: '1',
+  gasPrice: '1',
+  sellTokenPrice: '1',
+  ...amounts,
+  solver: address(3),
+  verified: false,
+  metadata: {},
+});
+
 describe('orders read model', () => {
   const {
     project,
@@ -149,19 +161,8 @@ describe('orders read model', () => {
   });
 
   it('shows the quote metadata once the order can no longer trade', async () => {
-    const quote = {
-      id: 1,
-      gasAmount: '1',
-      gasPrice: '1',
-      sellTokenPrice: '1',
-      sellAmount: '1',
-      buyAmount: '1',
-      feeAmount: '1',
-      solver: address(3),
-      verified: false,
-      metadata: { route: 'x' },
-    };
-    const placed = orderPlaced(5, { quote, quoteId: 1 });
+    const quote = linkedQuote({ sellAmount: '1', buyAmount: '1', feeAmount: '1' });
+    const placed = orderPlaced(5, { quote: { ...quote, metadata: { route: 'x' } }, quoteId: 1 });
     await project('OrderPlaced', placed);
     await project('OrderCancelled', orderCancelled(placed, 'chain'));
     const order = (await orders().byUid('mainnet', placed.uid, NOW))!;
@@ -219,18 +220,11 @@ describe('orders read model', () => {
   });
 
   it('counts each owner’s live limit orders outside the market, the owners asking at once together', async () => {
-    const quote = {
-      id: 1,
-      gasAmount: '1',
-      gasPrice: '1',
-      sellTokenPrice: '1',
+    const quote = linkedQuote({
       sellAmount: '1000000000000000000000',
       buyAmount: '2100',
       feeAmount: '0',
-      solver: address(7),
-      verified: false,
-      metadata: {},
-    };
+    });
     const [alice, bob, carol] = [address(61), address(62), address(63)];
     // Asking 3000 where the quote gave 2100 is outside the market; asking 2000 is not.
     const limit = (n: number, owner: typeof alice, buyAmount: string) =>
