@@ -53,8 +53,6 @@ export interface MarketSources {
   tokenFacts: TokenFactsReader;
   /** The wei per gas a settlement is expected to pay now (`block` being the current one). */
   gasPrice(block: number): Promise<bigint>;
-  /** The chain's current block. */
-  blockNumber(): Promise<number>;
 }
 
 /** The market of the orders' tokens at `block` (the cut's, or the current one for a quote). */

@@ -37,10 +37,10 @@ const ANY_SELL_AMOUNT = 1n << 144n;
 const LAST_VALID_TO = 2 ** 32 - 1;
 
 /**
- * The best solver's quote for `query`, the market read at `block` (default the current one), or
+ * The best solver's quote for `query`, the market read at `block` (the caller's current one), or
  * null when no solver priced it.
  */
-export type SolverQuotes = (query: PriceQuery, block?: number) => Promise<SolverPrice | null>;
+export type SolverQuotes = (query: PriceQuery, block: number) => Promise<SolverPrice | null>;
 
 export function createSolverQuotes(deps: SolverQuotesDeps): SolverQuotes {
   const logger = deps.logger.child({ network: deps.network.name, component: 'solver-quotes' });
@@ -48,12 +48,7 @@ export function createSolverQuotes(deps: SolverQuotesDeps): SolverQuotes {
     if (deps.solvers.length === 0) return null;
     const order = quoteOrder(query);
     const cut = { orders: [order], solverOrders: [orderTermsOf(order)], prices: {} };
-    const market = await readMarket(
-      deps.market,
-      deps.network,
-      cut,
-      block ?? (await deps.market.blockNumber()),
-    );
+    const market = await readMarket(deps.market, deps.network, cut, block);
     const deadline = new Date(deps.clock().getTime() + deps.timeoutMs);
     const setup = roundSetup(deps.network, null, cut, market, new Set(), deadline);
     const outcomes = await askSolvers(deps.solvers, setup.auction, deps.timeoutMs);

@@ -23,6 +23,7 @@ import {
   type Route,
   type RouteQuote,
 } from '../domain/amm.js';
+import { remember } from './remembered-reads.js';
 import type { ChainRpc } from './rpc.js';
 
 export interface PriceEstimate {
@@ -109,15 +110,6 @@ function shared<T>(read: () => Promise<T>): () => Promise<T> {
     (pending ??= read().finally(() => {
       pending = null;
     }));
-}
-
-/** Caches `promise` under `key` unless it fails: a failed read is tried again next time. */
-function remember<K, V>(cache: Map<K, Promise<V>>, key: K, promise: Promise<V>): Promise<V> {
-  cache.set(key, promise);
-  promise.catch(() => {
-    if (cache.get(key) === promise) cache.delete(key);
-  });
-  return promise;
 }
 
 export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEstimator {

@@ -10,6 +10,7 @@
 import { AbiCoder, isError } from 'ethers';
 import type { Address, Hex } from '../domain/events.js';
 import { encodeBalanceOf, decodeUint256 } from './abi-words.js';
+import { remember } from './remembered-reads.js';
 import type { ChainRpc } from './rpc.js';
 import type { TokenDecimals } from './token-decimals.js';
 
@@ -48,16 +49,8 @@ export function createTokenFacts(rpc: ChainRpc, decimals: TokenDecimals): TokenF
     if (block === undefined) return read('latest');
     // Any other block number, higher or (after a reorg) lower, starts an empty cache.
     if (atBlock?.block !== block) atBlock = { block, reads: new Map() };
-    const { reads } = atBlock;
-    const known = reads.get(key) as Promise<T> | undefined;
-    if (known) return known;
-    const promise = read(`0x${block.toString(16)}`);
-    reads.set(key, promise);
-    // A failed read is tried again next time.
-    promise.catch(() => {
-      if (reads.get(key) === promise) reads.delete(key);
-    });
-    return promise;
+    const reads = atBlock.reads as Map<string, Promise<T>>;
+    return reads.get(key) ?? remember(reads, key, read(`0x${block.toString(16)}`));
   }
 
   async function symbolOf(token: Address, tag: string): Promise<string | null> {

@@ -27,7 +27,7 @@ export interface QuotePricingDeps {
    * The best price the network's quoting solvers give the trade (null when none answers, or the
    * network has none): preferred to the pools' own, which stay the fallback.
    */
-  solverQuotes: ((query: PriceQuery, block?: number) => Promise<SolverPrice | null>) | null;
+  solverQuotes: ((query: PriceQuery, block: number) => Promise<SolverPrice | null>) | null;
   /** Who a quote the pools priced names as its solver. */
   solver: Address;
 }

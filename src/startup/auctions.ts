@@ -144,7 +144,6 @@ function marketOf({ chains, tokens }: AuctionSources, name: string): MarketSourc
     pools: (tokens, block) => prices.pools(tokens, block),
     tokenFacts: createTokenFacts(chains.live.rpc(name)!, tokens.decimals.get(name)!),
     gasPrice: (block) => prices.gasPrice(block),
-    blockNumber: () => prices.blockNumber(),
   };
 }
 
