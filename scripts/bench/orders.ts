@@ -52,7 +52,7 @@ import {
   startScratchPostgres,
   table,
 } from './support/harness.js';
-import { startTypeScriptWorker } from '../../src/typescript-worker.js';
+import { startTypeScriptWorker } from '../../src/threads/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
 import { stageTable } from './support/stage-report.js';
 import { CEILING_CONCURRENCY, measureCeiling, type Ceiling } from './support/ceiling-run.js';

@@ -41,7 +41,7 @@ import { fundOwners } from './support/owners.js';
 import { quoteParties } from './support/quote-request.js';
 import { commandLine, loadAverage, machine, statementsReport, table } from './support/harness.js';
 import type { Kind, MinuteStats, SoakLoadData, SoakMessage } from './support/soak-load.js';
-import { startTypeScriptWorker } from '../../src/typescript-worker.js';
+import { startTypeScriptWorker } from '../../src/threads/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
 import { stageTable } from './support/stage-report.js';
 

@@ -18,6 +18,20 @@ import type { Solver } from './solver.js';
 
 export const BUILTIN_SOLVER_NAME = 'builtin';
 
+/** Which built-in solver answers: the account it competes as, the network's hub, its slippage. */
+export interface BuiltinSolverParams {
+  address: Address;
+  wrappedNative: Address;
+  slippageBps: bigint;
+}
+
+/** The built-in solver `params` name. */
+export function builtinSolverOf(params: BuiltinSolverParams): Solver {
+  return createBuiltinSolver(params.address, params.wrappedNative, {
+    slippageBps: params.slippageBps,
+  });
+}
+
 /**
  * `address`: the account the built-in solver competes as (the driver's); `wrappedNative`: the
  * network's wrapped native token, the hub of its two-pool routes.
@@ -39,7 +53,6 @@ export function createBuiltinSolver(
       const pools = poolsOf(auction);
       // A quote is one order: its best route is the pair-by-pair solver's, no batch to optimise.
       const quote = auction.id === null;
-      optimizer ??= programSolver();
       const solutions = solve(
         {
           id: auction.id === null ? 0 : Number(auction.id),
@@ -50,7 +63,7 @@ export function createBuiltinSolver(
         },
         // A quote is never settled: it is priced on the pools exactly as they are.
         quote ? { ...options, slippageBps: 0n } : options,
-        quote ? undefined : await optimizer,
+        quote ? undefined : await (optimizer ??= programSolver()),
       );
       const ids = new Map(pools.map(({ id, pool }) => [pool.address, id]));
       return { solutions: solutions.map((solution, i) => answer(i, solution, orders, ids)) };

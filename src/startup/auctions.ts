@@ -1,28 +1,26 @@
 /**
- * The auctions: per live network its settlement driver (when it has an account to send from),
- * its solvers (the built-in one and the configured engines), what quotes ask of them, and the
- * autopilot that cuts, solves, records and settles.
+ * The auctions: every live network's autopilot and settlement driver on the auction thread
+ * (src/auction-thread), and here, for quotes, each network's quoting solvers (the built-in one,
+ * in process, and the configured engines marked for quoting).
  */
-import { startAutopilot } from '../auction/autopilot.js';
-import { createSettlementDriver, type SettlementDriver } from '../auction/driver.js';
-import { createExternalSolver } from '../auction/external-solver.js';
-import type { MarketSources } from '../auction/round.js';
-import { settlementFeedback } from '../auction/settlement-feedback.js';
+import { startAuctionThread } from '../auction-thread/thread.js';
+import { builtinSolverOf } from '../auction/builtin-solver.js';
 import { createSolverQuotes, type SolverQuotes } from '../auction/solver-quotes.js';
-import type { Solver } from '../auction/solver.js';
-import { startSolverThread, type SolverThread } from '../auction/solver-thread/thread.js';
-import { devnetSolver } from '../chain/devnet/accounts.js';
-import { createTokenFacts } from '../chain/token-facts.js';
 import type { Config } from '../config.js';
-import type { Address } from '../domain/events.js';
 import { networkByName, type Network } from '../domain/networks.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { sequenceIds } from '../postgres/sequence.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
+import type { ClockShift } from '../service-clock.js';
+import {
+  builtinSolverParams,
+  driverAddressOf,
+  driverKeyOf,
+  marketOf,
+  solversOf,
+} from './auction-parts.js';
 import type { Chains } from './chains.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Lifetime } from './lifetime.js';
-import type { Queries } from './queries.js';
 import type { TokenReads } from './token-reads.js';
 
 export interface Auctions {
@@ -30,173 +28,72 @@ export interface Auctions {
   solverQuotes: ReadonlyMap<string, SolverQuotes>;
 }
 
-/** What every network's auction parts are made with. */
+/** What the auctions are made with. */
 export interface AuctionSources {
   config: Config;
   infra: Infrastructure;
   chains: Chains;
-  queries: Queries;
   tokens: TokenReads;
   metrics: ServiceMetrics;
   clock: () => Date;
+  clockShift: ClockShift;
   life: Lifetime;
 }
 
 /** Runs after the projections: the autopilots cut from their read models and wait on them. */
 export async function startAuctions(
-  shared: AuctionSources,
+  sources: AuctionSources,
   projections: ProjectionThreadEngine,
 ): Promise<Auctions> {
-  const nextAuctionId = sequenceIds(shared.infra.pool, 'batchbook_auction_ids');
-  // Stopped after the autopilots and quotes that ask it (a lifetime closes in reverse).
-  const solverThread = shared.config.auction.builtinSolver
-    ? startBuiltinSolverThread(shared)
-    : null;
+  const { config, infra, chains, metrics, life } = sources;
   const solverQuotes = new Map<string, SolverQuotes>();
-  for (const name of shared.chains.live.names) {
-    const network = networkByName(name)!;
-    // The driver tells each winner's solver what became of it.
-    const byName = new Map<string, Solver>();
-    const driver = startDriver(shared, network, (solver) => byName.get(solver));
-    const solvers = solversOf(shared, network, driver, solverThread);
-    for (const solver of solvers) byName.set(solver.name, solver);
-    const market = marketOf(shared, name);
-    solverQuotes.set(
-      name,
-      createSolverQuotes({
-        network,
-        solvers: solvers.filter((solver) => solver.quotes),
-        market,
-        timeoutMs: shared.config.auction.quoteSolveTimeoutMs,
-        clock: shared.clock,
-        logger: shared.infra.logger,
-      }),
-    );
-    startNetworkAutopilot(shared, network, { driver, solvers, market, projections, nextAuctionId });
+  for (const name of chains.live.names) {
+    solverQuotes.set(name, quotesOf(sources, networkByName(name)!));
   }
-  // Quotes and auctions asked from now on are solved at once, not after the thread has loaded.
-  await solverThread?.ready;
-  return { solverQuotes };
-}
-
-function startDriver(
-  { config, infra, chains, metrics, clock, life }: AuctionSources,
-  network: Network,
-  solverNamed: (name: string) => Solver | undefined,
-): SettlementDriver | null {
-  const key =
-    config.auction.driverKeys.get(network.name) ??
-    (chains.local(network.name) ? devnetSolver().privateKey : null);
-  if (!key) return null;
-  const driver = createSettlementDriver({
-    network,
-    rpc: chains.live.rpc(network.name)!,
-    privateKey: key,
-    ledger: infra.ledger,
-    clock,
-    logger: infra.logger,
-    receiptPollIntervalMs: config.indexer.pollIntervalMs,
-    observer: metrics.auctions,
-    onOutcome: (auctionId, solution, outcome) =>
-      solverNamed(solution.solver)?.notify(settlementFeedback(auctionId, solution, outcome)),
-  });
-  life.onStop(() => driver.stop());
-  return driver;
-}
-
-function startBuiltinSolverThread({ infra, life }: AuctionSources): SolverThread {
-  const thread = startSolverThread({
-    onError: (err) => infra.logger.error({ err }, 'solver thread failure'),
-  });
-  life.onStop(() => thread.stop());
-  return thread;
-}
-
-/**
- * The built-in solver (which settles with the driver's account, and solves auctions on its own
- * thread) and the configured engines.
- */
-function solversOf(
-  { config, infra }: AuctionSources,
-  network: Network,
-  driver: SettlementDriver | null,
-  solverThread: SolverThread | null,
-): Solver[] {
-  return [
-    ...(solverThread && driver
-      ? [
-          solverThread.builtinSolver({
-            address: driver.address,
-            wrappedNative: network.wrappedNativeToken.toLowerCase() as Address,
-            slippageBps: BigInt(config.auction.builtinSolverSlippageBps),
-          }),
-        ]
-      : []),
-    ...config.auction.externalSolvers
-      .filter((solver) => solver.networks?.includes(network.name) ?? true)
-      .map((solver) => createExternalSolver(solver, { logger: infra.logger })),
-  ];
-}
-
-function marketOf({ chains, tokens }: AuctionSources, name: string): MarketSources {
-  const prices = chains.live.prices(name)!;
-  return {
-    pools: (tokens, block) => prices.pools(tokens, block),
-    tokenFacts: createTokenFacts(chains.live.rpc(name)!, tokens.decimals.get(name)!),
-    gasPrice: (block) => prices.gasPrice(block),
-  };
-}
-
-function startNetworkAutopilot(
-  { config, infra, chains, queries, metrics, clock, life }: AuctionSources,
-  network: Network,
-  parts: {
-    driver: SettlementDriver | null;
-    solvers: Solver[];
-    market: MarketSources;
-    projections: ProjectionThreadEngine;
-    nextAuctionId: () => Promise<number>;
-  },
-): void {
-  const { name } = network;
-  const rpc = chains.live.rpc(name)!;
-  const { auction } = config;
-  const autopilot = startAutopilot({
-    network,
-    cut: {
-      solvable: (now, validAfter) => queries.orders.solvable(name, now, validAfter),
-      inFlight: (now) => queries.competitions.inFlight(name, now),
-      prices: chains.live.prices(name)!,
-      chain: chains.live.checks(name),
-      blockNumber: () => rpc.request('block number', (p) => p.getBlockNumber()),
-      validityMargin: auction.validityMarginSeconds,
-      interactionTargets: network,
-    },
-    orderChecks: chains.live.checks(name),
-    expiryDue: (now) => queries.notices.expiryDue(name, now),
-    market: parts.market,
-    trusted: auction.trustedTokens.get(name)!,
-    solvers: parts.solvers,
-    driver: parts.driver,
-    ledger: infra.ledger,
-    nextAuctionId: parts.nextAuctionId,
-    projected: async (position) => {
+  const thread = await startAuctionThread({
+    config,
+    databaseUrl: infra.database.url,
+    deadlines: infra.deadlines,
+    rpcUrls: chains.rpcUrls,
+    localNetworks: new Set([...chains.live.names].filter((name) => chains.local(name))),
+    clockShift: sources.clockShift,
+    projected: async (network, position) => {
       const caughtUp = await Promise.all(
         ['auctions', 'notices'].map((projector) =>
-          parts.projections.waitFor(projector, position, auction.solveTimeoutMs),
+          projections.waitFor(projector, position, config.auction.solveTimeoutMs),
         ),
       );
       if (caughtUp.every(Boolean)) return true;
-      metrics.countAutopilotReadModelTimeout(name);
+      metrics.countAutopilotReadModelTimeout(network);
       return false;
     },
-    clock,
-    requestLeadership: infra.requestLeadership,
+    observers: { auctions: metrics.auctions, rpc: metrics.rpc },
     logger: infra.logger,
-    intervalMs: chains.local(name) ? auction.devnetIntervalMs : auction.intervalMs,
-    solveTimeoutMs: auction.solveTimeoutMs,
-    settlementDeadlineMs: auction.settlementDeadlineMs,
-    observer: metrics.auctions,
+    onError: (err) => life.report('auction thread failure', err),
   });
-  life.onStop(() => autopilot.stop());
+  life.onStop(() => thread.stop());
+  return { solverQuotes };
+}
+
+/** `network`'s quoting solvers, over the market this thread reads for quotes. */
+function quotesOf(
+  { config, infra, chains, tokens, clock }: AuctionSources,
+  network: Network,
+): SolverQuotes {
+  const { name } = network;
+  const key = driverKeyOf(config, network, chains.local(name));
+  // A quote is one order: the built-in solver prices it where it is asked.
+  const builtin =
+    config.auction.builtinSolver && key
+      ? builtinSolverOf(builtinSolverParams(config, network, driverAddressOf(key)))
+      : null;
+  const rpc = chains.live.rpc(name)!;
+  return createSolverQuotes({
+    network,
+    solvers: solversOf(config, network, builtin, infra.logger).filter((solver) => solver.quotes),
+    market: marketOf(chains.live.prices(name)!, rpc, tokens.decimals.get(name)!),
+    timeoutMs: config.auction.quoteSolveTimeoutMs,
+    clock,
+    logger: infra.logger,
+  });
 }

@@ -17,6 +17,8 @@ export interface Chains {
   /** The embedded devnet, when this service launched one. */
   devnet: Devnet | null;
   live: LiveNetworks;
+  /** Each live network's node. */
+  rpcUrls: ReadonlyMap<string, string>;
   /** Whether a network runs on a local anvil: blocks come only with transactions, never reorg. */
   local(network: string): boolean;
 }
@@ -62,6 +64,7 @@ export async function startChains(
   return {
     devnet,
     live,
+    rpcUrls,
     local: (name) => name === 'devnet' || name === fork?.network.name,
   };
 }

@@ -13,6 +13,7 @@ import type { Ledger } from '../ledger/port.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import type { PostgresDeadlines } from '../postgres/connection-options.js';
 import { startProjectionThread } from '../projection-thread/thread.js';
+import { newClockShift, shiftedClock, type ClockShift } from '../service-clock.js';
 import { startAuctions } from './auctions.js';
 import { startChains } from './chains.js';
 import { createCommands } from './commands.js';
@@ -39,8 +40,8 @@ export interface RunningService {
 
 export interface ServiceOptions {
   logger: Logger;
-  /** The service's clock; tests pass a controllable one. */
-  clock?: () => Date;
+  /** What moves the service's clock forward; tests move it, to pass expiries. Default: none. */
+  clockShift?: ClockShift;
   /** Deadlines of its PostgreSQL connections; default DEFAULT_POSTGRES_DEADLINES. */
   postgresDeadlines?: Partial<PostgresDeadlines>;
 }
@@ -50,7 +51,8 @@ export async function startService(
   options: ServiceOptions,
 ): Promise<RunningService> {
   const { logger } = options;
-  const clock = options.clock ?? (() => new Date());
+  const clockShift = options.clockShift ?? newClockShift();
+  const clock = shiftedClock(clockShift);
   const life = new Lifetime(logger);
   let infra: Infrastructure | null = null;
   // A restart at once waits for a stopping holder of the data directory.
@@ -83,7 +85,7 @@ export async function startService(
     );
     const tokens = await startTokenReads(config, infra, chains, { projections }, clock, life);
     const auctions = await startAuctions(
-      { config, infra, chains, queries, tokens, metrics, clock, life },
+      { config, infra, chains, tokens, metrics, clock, clockShift, life },
       projections,
     );
     const { commands, quoteStore } = createCommands({

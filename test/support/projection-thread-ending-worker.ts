@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { FromProjectionThread } from '../../src/projection-thread/messages.js';
+import type { FromSupervisedThread } from '../../src/threads/supervision-messages.js';
 import { END_BY, END_MARKER, ENDED_ON_PURPOSE } from './projection-thread-ending.js';
 
 const port = parentPort!;
@@ -32,7 +33,7 @@ const claimed = (path: string) => {
 };
 let ready = false;
 const post = port.postMessage.bind(port);
-port.postMessage = (message: FromProjectionThread) => {
+port.postMessage = (message: FromProjectionThread | FromSupervisedThread) => {
   post(message);
   if (message.type === 'ready') ready = true;
   else if (ready && message.type === 'checkpoint' && marker && claimed(marker)) {

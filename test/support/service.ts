@@ -3,6 +3,12 @@
  * shared embedded PostgreSQL test cluster, port 0 on 127.0.0.1, silent logs, and optionally a
  * controllable clock. Plus a small JSON-over-HTTP helper for tests that speak raw HTTP.
  */
+import {
+  moveClockForward,
+  newClockShift,
+  shiftedClock,
+  type ClockShift,
+} from '../../src/service-clock.js';
 import type { Logger } from 'pino';
 import type { Devnet } from '../../src/chain/devnet/devnet.js';
 import { loadConfig } from '../../src/config.js';
@@ -34,8 +40,8 @@ export interface TestService {
 export interface TestServiceOptions {
   /** Extra environment variables for `loadConfig` (PORT, HOST and DATABASE_URL are fixed). */
   env?: Record<string, string>;
-  /** The service's clock; see `controlledClock`. */
-  clock?: () => Date;
+  /** A clock the test moves forward; default: the wall clock. */
+  clock?: ControlledClock;
   /** An existing database (a restart); default: a fresh one. */
   databaseUrl?: string;
   /** Deadlines of the service's PostgreSQL connections (short ones for fault tests). */
@@ -72,7 +78,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const service = await startService(config, {
     logger: options.logger ?? createLogger('silent'),
-    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.clock ? { clockShift: options.clock.shift } : {}),
     ...(options.postgresDeadlines ? { postgresDeadlines: options.postgresDeadlines } : {}),
   });
   return {
@@ -88,24 +94,23 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 export interface ControlledClock {
-  /** Pass this as the service's clock. */
   now: () => Date;
   nowSeconds(): number;
   /** Moves the clock forward (never back: other tests' orders must not un-expire). */
   advance(seconds: number): void;
+  /** What the service is started with: every thread of it reads this clock. */
+  shift: ClockShift;
 }
 
 /** Wall-clock time plus an offset the test moves forward. */
 export function controlledClock(): ControlledClock {
-  let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const shift = newClockShift();
+  const now = shiftedClock(shift);
   return {
     now,
     nowSeconds: () => Math.floor(now().getTime() / 1000),
-    advance(seconds) {
-      if (seconds < 0) throw new RangeError('a controlled clock only moves forward');
-      offsetMs += seconds * 1000;
-    },
+    advance: (seconds) => moveClockForward(shift, seconds * 1000),
+    shift,
   };
 }
 

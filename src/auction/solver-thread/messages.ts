@@ -2,15 +2,8 @@
  * What the service thread and the solver thread tell each other. Only structured-clonable
  * values cross: the solver engine API's `Auction` and answers (bigints and Maps survive).
  */
-import type { Address } from '../../domain/events.js';
+import type { BuiltinSolverParams } from '../builtin-solver.js';
 import type { Auction, SolverAnswer } from '../solver-api/types.js';
-
-/** Which built-in solver answers: the account it competes as, the network's hub, its slippage. */
-export interface BuiltinSolverParams {
-  address: Address;
-  wrappedNative: Address;
-  slippageBps: bigint;
-}
 
 export type ToSolverThread = {
   type: 'solve';

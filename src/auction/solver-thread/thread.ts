@@ -14,11 +14,15 @@
  * the new one: a solve that overran would otherwise hold every later auction behind it.
  */
 import type { Worker } from 'node:worker_threads';
-import { startTypeScriptWorker } from '../../typescript-worker.js';
-import { BUILTIN_SOLVER_NAME, createBuiltinSolver } from '../builtin-solver.js';
+import { startTypeScriptWorker } from '../../threads/typescript-worker.js';
+import {
+  BUILTIN_SOLVER_NAME,
+  builtinSolverOf,
+  type BuiltinSolverParams,
+} from '../builtin-solver.js';
 import { SolverFailure, type Solver } from '../solver.js';
 import type { SolverAnswer } from '../solver-api/types.js';
-import type { BuiltinSolverParams, FromSolverThread, ToSolverThread } from './messages.js';
+import type { FromSolverThread, ToSolverThread } from './messages.js';
 
 export interface SolverThreadOptions {
   /** A thread that ended unasked, or an error it could not catch. */
@@ -169,9 +173,7 @@ export function startSolverThread(options: SolverThreadOptions): SolverThread {
   return {
     ready,
     builtinSolver: (params) => {
-      const here = createBuiltinSolver(params.address, params.wrappedNative, {
-        slippageBps: params.slippageBps,
-      });
+      const here = builtinSolverOf(params);
       return {
         ...here,
         solve: (auction, signal) =>

@@ -4,9 +4,9 @@
  * requests.
  */
 import { parentPort } from 'node:worker_threads';
-import { createBuiltinSolver } from '../builtin-solver.js';
+import { builtinSolverOf, type BuiltinSolverParams } from '../builtin-solver.js';
 import type { Solver } from '../solver.js';
-import type { BuiltinSolverParams, FromSolverThread, ToSolverThread } from './messages.js';
+import type { FromSolverThread, ToSolverThread } from './messages.js';
 
 const port = parentPort!;
 /** The built-in solvers asked so far, one per account, network hub and slippage. */
@@ -18,9 +18,7 @@ function solverFor(params: BuiltinSolverParams): Solver {
   const key = `${params.address}/${params.wrappedNative}/${params.slippageBps}`;
   let solver = solvers.get(key);
   if (!solver) {
-    solver = createBuiltinSolver(params.address, params.wrappedNative, {
-      slippageBps: params.slippageBps,
-    });
+    solver = builtinSolverOf(params);
     solvers.set(key, solver);
   }
   return solver;

@@ -16,7 +16,7 @@ describe('autopilot: expiry without other trading', function () {
 
   const clock = controlledClock();
   const service = suiteTestService({
-    clock: clock.now,
+    clock,
     env: { DEVNET_AUCTION_INTERVAL_MS: '50', NOTIFICATIONS_API_KEY: 'expiry-key' },
   });
 

@@ -45,7 +45,7 @@ describe('eth-flow orders', function () {
     clock = controlledClock();
     service = await startTestService({
       env: { DEVNET_RPC_URL: chain.rpcUrl, DEVNET_AUCTION_INTERVAL_MS: '200' },
-      clock: clock.now,
+      clock,
     });
   });
   after(async () => {

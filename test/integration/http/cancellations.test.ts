@@ -33,7 +33,7 @@ describe('HTTP: cancelling orders', () => {
   let orders: string;
   before(async () => {
     clock = controlledClock();
-    service = await startTestService({ clock: clock.now });
+    service = await startTestService({ clock });
     orders = `${service.devnet}/api/v1/orders`;
   });
   after(() => service.stop());

@@ -51,7 +51,7 @@ describe('integration/http: response bodies match the OpenAPI spec', function ()
   let base: string;
 
   before(async () => {
-    service = await startTestService({ clock: clock.now });
+    service = await startTestService({ clock });
     base = service.devnet;
   });
 

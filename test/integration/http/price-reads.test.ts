@@ -28,7 +28,7 @@ describe('HTTP: price reads of unknown tokens', () => {
     rpc = await startRpcCounter(chain.rpcUrl);
     service = await startTestService({
       env: { DEVNET_RPC_URL: rpc.url, UNKNOWN_TOKEN_CACHE_SECONDS: String(REMEMBERED_SECONDS) },
-      clock: clock.now,
+      clock,
     });
   });
   after(async () => {

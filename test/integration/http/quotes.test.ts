@@ -175,7 +175,7 @@ describe('HTTP: quotes and native prices', function () {
     const clock = controlledClock();
     const limited = await startTestService({
       env: { RATE_LIMIT_QUOTES_PER_SECOND: '2' },
-      clock: clock.now,
+      clock,
     });
     try {
       const asker = newWallet().address;
@@ -314,7 +314,7 @@ describe('HTTP: quotes and native prices', function () {
       swept = await startTestService({
         databaseUrl,
         env: { QUOTE_SWEEP_INTERVAL_MS: '20' },
-        clock: clock.now,
+        clock,
       });
       const { rows } = await older.query(`SELECT to_regclass('read.quotes') AS quotes,
         (SELECT count(*)::int FROM read.projection_checkpoints WHERE projector = 'quotes') AS rows`);

@@ -35,7 +35,7 @@ describe('HTTP: rate limits behind one trusted proxy', () => {
       RATE_LIMIT_PRICES_PER_SECOND: '2',
       TRUSTED_PROXIES: '1',
     },
-    clock: clock.now,
+    clock,
   });
 
   /**
@@ -158,7 +158,7 @@ describe('HTTP: rate limits on every write', () => {
       NOTIFICATIONS_API_KEY: API_KEY,
       TRUSTED_PROXIES: '1',
     },
-    clock: clock.now,
+    clock,
   });
 
   const ledgerLength = async () => (await service().ledger.readAll(null, 100_000)).length;

@@ -52,7 +52,7 @@ describe('HTTP: replacing an order', function () {
   before(async () => {
     clock = controlledClock();
     service = await startTestService({
-      clock: clock.now,
+      clock,
       env: { NOTIFICATIONS_API_KEY: 'test-key' },
     });
     db = knex({ client: 'pg', connection: service.databaseUrl, pool: { min: 0, max: 2 } });

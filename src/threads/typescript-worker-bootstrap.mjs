@@ -1,4 +1,4 @@
-// The first module of a TypeScript worker thread (src/typescript-worker.ts): registers tsx,
+// The first module of a TypeScript worker thread (src/threads/typescript-worker.ts): registers tsx,
 // which Node 20 does not carry into workers from the process's `--import`, then loads the
 // module named by the last argument.
 import process from 'node:process';
