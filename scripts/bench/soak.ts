@@ -19,13 +19,14 @@
  * and external are this thread's isolate (the service; the load generator has its own), rss the
  * whole process. The npm script runs node with --expose-gc, and each sample follows a full
  * `gc()`: heapUsed is then what the service retains, not garbage awaiting collection. The
- * projection thread's heap, another isolate, is read from the service's `/metrics`
- * (`batchbook_projection_thread_heap_used_bytes`), after a full collection on that thread too.
+ * projection and auction threads' heaps, other isolates, are read from the service's `/metrics`
+ * (`batchbook_{projection,auction}_thread_heap_used_bytes`), after a full collection on those
+ * threads too.
  *
  * Each minute's heap floor is the lowest heapUsed of its samples: work in flight lifts single
  * samples by 10–35 MiB here (mostly AuctionClosed events of ~3,750 orders, decoded by each
  * projector's subscription), a leak lifts the floor.
- * Verdict, for each of the two heaps: flat when the least-squares slope of the floors over the
+ * Verdict, for each of the three heaps: flat when the least-squares slope of the floors over the
  * last 8 minutes is within
  * ±FLAT_MIB_PER_MINUTE. At 100 orders/s the service accepts 6,000 orders a minute, so 0.5 MiB/min
  * is what retaining ~90 bytes per accepted order would add: any per-order leak (one small object
@@ -54,8 +55,8 @@ interface Sample {
   /** minutes since the load started */
   at: number;
   heapUsed: number;
-  /** The projection thread's heap in use (null: the service did not say). */
-  projectionHeapUsed: number | null;
+  /** The other threads' heaps in use (null: the service did not say). */
+  threadHeapsUsed: ThreadHeaps;
   rss: number;
   external: number;
 }
@@ -97,24 +98,33 @@ function options(): Options {
   };
 }
 
-const PROJECTION_HEAP = /^batchbook_projection_thread_heap_used_bytes (\S+)$/m;
+/** The heaps of the service's threads of their own, as `/metrics` tells them. */
+interface ThreadHeaps {
+  projection: number | null;
+  auction: number | null;
+}
 
-/** The projection thread's heap in use, as the service's `/metrics` tells it. */
-async function projectionHeapUsed(url: string, apiKey: string): Promise<number | null> {
+/** The projection and auction threads' heaps in use, as the service's `/metrics` tells them. */
+async function threadHeapsUsed(url: string, apiKey: string): Promise<ThreadHeaps> {
   const response = await fetch(`${url}/metrics`, { headers: { 'x-api-key': apiKey } });
-  const value = PROJECTION_HEAP.exec(await response.text())?.[1];
-  // An unanswered gauge reads 0 until the thread first answers.
-  return value === undefined || Number(value) === 0 ? null : Number(value);
+  const text = await response.text();
+  const heapOf = (thread: string) => {
+    const gauge = new RegExp(`^batchbook_${thread}_thread_heap_used_bytes (\\S+)$`, 'm');
+    const value = gauge.exec(text)?.[1];
+    // An unanswered gauge reads 0 until the thread first answers.
+    return value === undefined || Number(value) === 0 ? null : Number(value);
+  };
+  return { projection: heapOf('projection'), auction: heapOf('auction') };
 }
 
 async function sampleMemory(
   began: number,
-  projectionHeap: () => Promise<number | null>,
+  threadHeaps: () => Promise<ThreadHeaps>,
 ): Promise<Sample> {
   globalThis.gc?.();
   const { heapUsed, rss, external } = process.memoryUsage();
   const at = (performance.now() - began) / 60_000;
-  return { at, heapUsed, projectionHeapUsed: await projectionHeap(), rss, external };
+  return { at, heapUsed, threadHeapsUsed: await threadHeaps(), rss, external };
 }
 
 /** The lowest and the highest of a minute's samples of one heap, bytes. */
@@ -123,10 +133,11 @@ interface HeapRange {
   peak: number;
 }
 
-/** What one minute's samples say: both heaps' ranges, rss and external at its end. */
+/** What one minute's samples say: the heaps' ranges, rss and external at its end. */
 interface MinuteMemory {
   service: HeapRange;
   projection: HeapRange | null;
+  auction: HeapRange | null;
   rss: number;
   external: number;
 }
@@ -142,7 +153,8 @@ function minuteMemory(samples: readonly Sample[], minute: number): MinuteMemory 
   if (!last) return undefined;
   return {
     service: heapRange(of.map((s) => s.heapUsed))!,
-    projection: heapRange(of.flatMap((s) => s.projectionHeapUsed ?? [])),
+    projection: heapRange(of.flatMap((s) => s.threadHeapsUsed.projection ?? [])),
+    auction: heapRange(of.flatMap((s) => s.threadHeapsUsed.auction ?? [])),
     rss: last.rss,
     external: last.external,
   };
@@ -195,6 +207,7 @@ function minuteRow(stats: MinuteStats, memory: MinuteMemory | undefined, thread:
     ms(thread.maxDelay),
     range(memory?.service),
     range(memory?.projection),
+    range(memory?.auction),
     memory ? mib(memory.rss) : '-',
     memory ? mib(memory.external) : '-',
   ];
@@ -211,7 +224,7 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
   console.log(`command: ${commandLine()}`);
   console.log(
     `memory sampled every ${SAMPLE_MS / 1000} s ${globalThis.gc ? 'after a full GC' : 'WITHOUT a GC first (run node with --expose-gc)'}; ` +
-      'heapUsed of the service thread and of the projection thread: the lowest / highest sample ' +
+      'heapUsed of the service, projection and auction threads: the lowest / highest sample ' +
       'of the minute; rss, external: its last sample\n',
   );
   const header = [
@@ -225,6 +238,7 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
     'longest stall ms',
     'heapUsed MiB',
     'projection thread heapUsed MiB',
+    'auction thread heapUsed MiB',
     'rss MiB',
     'external MiB',
   ];
@@ -234,6 +248,7 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
   const heaps: [string, (m: MinuteMemory) => HeapRange | null][] = [
     ['service thread', (m) => m.service],
     ['projection thread', (m) => m.projection],
+    ['auction thread', (m) => m.auction],
   ];
   console.log('');
   for (const [name, heap] of heaps) {
@@ -281,11 +296,14 @@ async function main(): Promise<void> {
       parties: quoteParties(deployment),
     };
     const began = performance.now();
-    const projectionHeap = () =>
-      projectionHeapUsed(bench.service.url, bench.config.adminApiKey!).catch(() => null);
-    const samples: Sample[] = [await sampleMemory(began, projectionHeap)];
+    const threadHeaps = () =>
+      threadHeapsUsed(bench.service.url, bench.config.adminApiKey!).catch((): ThreadHeaps => ({
+        projection: null,
+        auction: null,
+      }));
+    const samples: Sample[] = [await sampleMemory(began, threadHeaps)];
     const sampler = setInterval(
-      () => void sampleMemory(began, projectionHeap).then((sample) => samples.push(sample)),
+      () => void sampleMemory(began, threadHeaps).then((sample) => samples.push(sample)),
       SAMPLE_MS,
     );
     const done: Minute[] = [];

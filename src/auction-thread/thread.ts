@@ -6,7 +6,7 @@
  * thread's questions about the read models (their checkpoints are kept here), and takes its
  * metrics and log lines as its own.
  *
- * A thread that ends unasked is reported and started again with backoff
+ * A thread that ends unasked, or fails to start, is reported and started again with backoff
  * (src/threads/supervisor.ts): the auctions pause meanwhile, the API serves on.
  */
 import { pino, type Logger } from 'pino';
@@ -14,7 +14,7 @@ import type { AuctionObserver } from '../auction/observer.js';
 import type { RpcObserver } from '../chain/rpc.js';
 import { fromRecord } from '../threads/error-record.js';
 import { replayObserverCall } from '../threads/observer-relay.js';
-import { superviseThread, type SupervisedThread } from '../threads/supervisor.js';
+import { superviseThreadInBackground, type SupervisedThread } from '../threads/supervisor.js';
 import type { AuctionThreadData, FromAuctionThread, ToAuctionThread } from './messages.js';
 
 export interface AuctionThreadOptions extends Omit<AuctionThreadData, 'logLevel'> {
@@ -26,6 +26,8 @@ export interface AuctionThreadOptions extends Omit<AuctionThreadData, 'logLevel'
   logger: Logger;
   /** An error the thread could not log itself, and a thread that ended unasked. */
   onError(err: unknown): void;
+  /** The module the thread runs: ./worker.ts unless a test wraps it. */
+  workerUrl?: string;
 }
 
 const WORKER_URL = new URL('./worker.ts', import.meta.url).href;
@@ -34,24 +36,24 @@ const WORKER_URL = new URL('./worker.ts', import.meta.url).href;
 const destinationOf = (logger: Logger) =>
   (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
 
-/** Starts the thread; resolves once every live network's autopilot runs on it. */
+/**
+ * Starts the thread and returns at once: the API serves while it loads, and the autopilots start
+ * on it when it has (a start that fails is reported and tried again, with backoff).
+ */
 export function startAuctionThread(
   options: AuctionThreadOptions,
-): Promise<SupervisedThread<ToAuctionThread>> {
-  const { projected, observers, logger, onError, ...data } = options;
+): SupervisedThread<ToAuctionThread> {
+  const { projected, observers, logger, onError, workerUrl = WORKER_URL, ...data } = options;
   const destination = destinationOf(logger);
-  const thread: Promise<SupervisedThread<ToAuctionThread>> = superviseThread<
-    FromAuctionThread,
-    ToAuctionThread
-  >({
+  const thread = superviseThreadInBackground<FromAuctionThread, ToAuctionThread>({
     name: 'the auction thread',
-    moduleUrl: WORKER_URL,
+    moduleUrl: workerUrl,
     data: { ...data, logLevel: logger.level } satisfies AuctionThreadData,
     onMessage: (message) => {
       switch (message.type) {
         case 'projected':
-          void projected(message.network, message.position).then(async (caughtUp) =>
-            (await thread).post({ type: 'projected', id: message.id, caughtUp }),
+          void projected(message.network, message.position).then((caughtUp) =>
+            thread.post({ type: 'projected', id: message.id, caughtUp }),
           );
           return;
         case 'observed':

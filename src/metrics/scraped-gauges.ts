@@ -19,6 +19,8 @@ export interface ScrapedSources {
   outboxPending: (() => Promise<number>) | null;
   /** The projection thread's heap in use; null when it does not answer. */
   projectionThreadHeap(): Promise<number | null>;
+  /** The auction thread's heap in use; null when it does not answer. */
+  auctionThreadHeap(): Promise<number | null>;
 }
 
 export function registerScrapedGauges(registry: Registry, sources: ScrapedSources): void {
@@ -72,15 +74,20 @@ export function registerScrapedGauges(registry: Registry, sources: ScrapedSource
       async () => [[{}, await outboxPending()]],
     );
   }
-  readGauge(
-    registry,
-    {
-      name: `${PREFIX}projection_thread_heap_used_bytes`,
-      help: "The projection thread's V8 heap in use (nodejs_heap_size_used_bytes is this thread's)",
-    },
-    async () => {
-      const heapUsed = await sources.projectionThreadHeap();
-      return heapUsed === null ? null : [[{}, heapUsed]];
-    },
-  );
+  for (const [thread, heap] of [
+    ['projection', sources.projectionThreadHeap],
+    ['auction', sources.auctionThreadHeap],
+  ] as const) {
+    readGauge(
+      registry,
+      {
+        name: `${PREFIX}${thread}_thread_heap_used_bytes`,
+        help: `The ${thread} thread's V8 heap in use (nodejs_heap_size_used_bytes is this thread's)`,
+      },
+      async () => {
+        const heapUsed = await heap();
+        return heapUsed === null ? null : [[{}, heapUsed]];
+      },
+    );
+  }
 }

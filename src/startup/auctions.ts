@@ -26,6 +26,8 @@ import type { TokenReads } from './token-reads.js';
 export interface Auctions {
   /** Per live network: its quoting solvers. */
   solverQuotes: ReadonlyMap<string, SolverQuotes>;
+  /** The auction thread's V8 heap in use, in bytes; null when it does not answer. */
+  threadHeapUsed(): Promise<number | null>;
 }
 
 /** What the auctions are made with. */
@@ -41,22 +43,24 @@ export interface AuctionSources {
 }
 
 /** Runs after the projections: the autopilots cut from their read models and wait on them. */
-export async function startAuctions(
+export function startAuctions(
   sources: AuctionSources,
   projections: ProjectionThreadEngine,
-): Promise<Auctions> {
+  workerUrl?: string,
+): Auctions {
   const { config, infra, chains, metrics, life } = sources;
   const solverQuotes = new Map<string, SolverQuotes>();
   for (const name of chains.live.names) {
     solverQuotes.set(name, quotesOf(sources, networkByName(name)!));
   }
-  const thread = await startAuctionThread({
+  const thread = startAuctionThread({
     config,
     databaseUrl: infra.database.url,
     deadlines: infra.deadlines,
     rpcUrls: chains.rpcUrls,
     localNetworks: new Set([...chains.live.names].filter((name) => chains.local(name))),
     clockShift: sources.clockShift,
+    workerUrl,
     projected: async (network, position) => {
       const caughtUp = await Promise.all(
         ['auctions', 'notices'].map((projector) =>
@@ -72,7 +76,7 @@ export async function startAuctions(
     onError: (err) => life.report('auction thread failure', err),
   });
   life.onStop(() => thread.stop());
-  return { solverQuotes };
+  return { solverQuotes, threadHeapUsed: () => thread.heapUsed() };
 }
 
 /** `network`'s quoting solvers, over the market this thread reads for quotes. */

@@ -1,6 +1,6 @@
 /**
  * What an operator reads: the readiness verdicts, and the gauges `/metrics` reads when scraped
- * (projector and indexer lags, the outbox, the projection thread's heap, storage).
+ * (projector and indexer lags, the outbox, the projection and auction threads' heaps, storage).
  */
 import { allProjectors } from '../../projections/index.js';
 import type { QuoteStore } from '../commands/quote-store.js';
@@ -13,6 +13,7 @@ import { registerStorageMetrics } from '../metrics/storage.js';
 import type { ProjectionThreadEngine } from '../projection-thread/thread.js';
 import { BACKLOG_CAP, projectorBacklogs } from '../projector-backlogs.js';
 import { createReadiness, type Readiness } from '../readiness.js';
+import type { Auctions } from './auctions.js';
 import type { Chains } from './chains.js';
 import type { Infrastructure } from './infrastructure.js';
 
@@ -20,7 +21,7 @@ export function watchOperations(
   config: Config,
   infra: Infrastructure,
   chains: Chains,
-  projections: ProjectionThreadEngine,
+  { projections, auctions }: { projections: ProjectionThreadEngine; auctions: Auctions },
   quoteStore: QuoteStore,
   metrics: ServiceMetrics,
 ): Readiness {
@@ -48,6 +49,7 @@ export function watchOperations(
       ),
     outboxPending: config.notifications.enabled ? () => countPending(db) : null,
     projectionThreadHeap: () => projections.heapUsed(),
+    auctionThreadHeap: () => auctions.threadHeapUsed(),
   });
   return createReadiness({
     pool,

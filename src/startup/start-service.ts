@@ -44,6 +44,11 @@ export interface ServiceOptions {
   clockShift?: ClockShift;
   /** Deadlines of its PostgreSQL connections; default DEFAULT_POSTGRES_DEADLINES. */
   postgresDeadlines?: Partial<PostgresDeadlines>;
+  /**
+   * The module the auction thread runs: src/auction-thread/worker.ts unless a test wraps it (one
+   * that ends the thread mid-auction, to show the restart).
+   */
+  auctionThreadUrl?: string;
 }
 
 export async function startService(
@@ -84,9 +89,10 @@ export async function startService(
       metrics.deliveries,
     );
     const tokens = await startTokenReads(config, infra, chains, { projections }, clock, life);
-    const auctions = await startAuctions(
+    const auctions = startAuctions(
       { config, infra, chains, tokens, metrics, clock, clockShift, life },
       projections,
+      options.auctionThreadUrl,
     );
     const { commands, quoteStore } = createCommands({
       config,
@@ -99,7 +105,14 @@ export async function startService(
       clock,
       life,
     });
-    const readiness = watchOperations(config, infra, chains, projections, quoteStore, metrics);
+    const readiness = watchOperations(
+      config,
+      infra,
+      chains,
+      { projections, auctions },
+      quoteStore,
+      metrics,
+    );
     const api = await serveHttpApi({
       config,
       infra,

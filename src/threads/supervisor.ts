@@ -57,10 +57,32 @@ const RECOVERED_AFTER_MS = 60_000;
 /** How long `heapUsed` waits for the thread's answer. */
 const MEMORY_ANSWER_MS = 1_000;
 
-/** Starts the thread; resolves once it is ready, rejects if its first start fails. */
+/**
+ * Starts the thread; resolves once it is ready, rejects if its first start fails (the service
+ * cannot do without it: the projections).
+ */
 export async function superviseThread<From extends { type: string }, To>(
   options: SupervisorOptions<From>,
 ): Promise<SupervisedThread<To>> {
+  const { thread, first } = supervise<From, To>(options);
+  await first;
+  return thread;
+}
+
+/**
+ * Starts the thread and returns at once: the service serves while it starts, and a first start
+ * that fails is reported and tried again as a thread that ended unasked (the auctions).
+ */
+export function superviseThreadInBackground<From extends { type: string }, To>(
+  options: SupervisorOptions<From>,
+): SupervisedThread<To> {
+  return supervise<From, To>(options, { retryFirst: true }).thread;
+}
+
+function supervise<From extends { type: string }, To>(
+  options: SupervisorOptions<From>,
+  { retryFirst = false } = {},
+): { thread: SupervisedThread<To>; first: Promise<Thread> } {
   const { name, moduleUrl, data, resourceLimits, onMessage, onError } = options;
   let stopping = false;
   let restarts = 0;
@@ -69,6 +91,8 @@ export async function superviseThread<From extends { type: string }, To>(
   let current: Promise<Thread> | undefined;
   /** The thread once ready, until it ends. */
   let up: Worker | undefined;
+  /** A thread not yet ready: one stopped then has nothing to close, and is ended at once. */
+  let starting: Worker | undefined;
   /** The `heapUsed` calls waiting for the thread's answer, by the id of their question. */
   const memoryWaits = new Map<number, (heapUsed: number | null) => void>();
   let lastMemoryQuestion = 0;
@@ -77,6 +101,7 @@ export async function superviseThread<From extends { type: string }, To>(
   const launch = (): Promise<Thread> =>
     new Promise((resolve, reject) => {
       const worker = startTypeScriptWorker(moduleUrl, data, resourceLimits);
+      starting = worker;
       // Not `once(worker, 'exit')`: that would reject on the thread's 'error', which 'exit' follows.
       const exited = new Promise<void>((ended) => worker.once('exit', () => ended()));
       let ready = false;
@@ -88,6 +113,7 @@ export async function superviseThread<From extends { type: string }, To>(
           case 'ready':
             ready = true;
             up = worker;
+            starting = undefined;
             readyAt = Date.now();
             resolve({ worker, exited });
             return;
@@ -106,6 +132,7 @@ export async function superviseThread<From extends { type: string }, To>(
       worker.on('error', (err) => (ready ? onError(err) : reject(err)));
       worker.on('exit', (code) => {
         if (up === worker) up = undefined;
+        if (starting === worker) starting = undefined;
         // An ended thread answers no more.
         for (const answer of memoryWaits.values()) answer(null);
         if (!ready) {
@@ -117,19 +144,24 @@ export async function superviseThread<From extends { type: string }, To>(
       });
     });
 
+  /** Launches a thread whose failed start is reported and tried again later. */
+  const launchRetried = () => {
+    const next = launch();
+    current = next;
+    next.catch((err: unknown) => {
+      if (current === next && !stopping) {
+        restartLater(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+    return next;
+  };
+
   const restartLater = (why: Error) => {
     onError(why);
     current = undefined;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
-      if (stopping) return;
-      const next = launch();
-      current = next;
-      next.catch((err: unknown) => {
-        if (current === next && !stopping) {
-          restartLater(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
+      if (!stopping) launchRetried();
     }, restartDelay(restarts++));
   };
 
@@ -140,15 +172,14 @@ export async function superviseThread<From extends { type: string }, To>(
     clearTimeout(deadline);
   };
 
-  const first = launch();
+  const first = retryFirst ? launchRetried() : launch();
   current = first;
-  await first;
   let stopped: Promise<void> | undefined;
-  return {
+  const thread: SupervisedThread<To> = {
     post: (message) => up?.postMessage(message),
     heapUsed: async () => {
-      const thread = await current?.catch(() => undefined);
-      if (!thread || stopping) return null;
+      const running = await current?.catch(() => undefined);
+      if (!running || stopping) return null;
       const id = ++lastMemoryQuestion;
       return new Promise<number | null>((resolve) => {
         const answer = (heapUsed: number | null) => {
@@ -158,7 +189,7 @@ export async function superviseThread<From extends { type: string }, To>(
         };
         const deadline = setTimeout(() => answer(null), MEMORY_ANSWER_MS);
         memoryWaits.set(id, answer);
-        thread.worker.postMessage({ type: 'memory', id } satisfies ToSupervisedThread);
+        running.worker.postMessage({ type: 'memory', id } satisfies ToSupervisedThread);
       });
     },
     running: () => up !== undefined && !stopping,
@@ -166,9 +197,12 @@ export async function superviseThread<From extends { type: string }, To>(
       (stopped ??= (async () => {
         stopping = true;
         clearTimeout(restartTimer);
-        // A thread still starting again is stopped once it has started, or has failed to.
-        const thread = await current?.catch(() => undefined);
-        if (thread) await stopThread(thread);
+        // A thread still starting is ended at once: what it opened (sockets) closes with it. A
+        // ready one closes what it opened first.
+        void starting?.terminate();
+        const started = await current?.catch(() => undefined);
+        if (started) await stopThread(started);
       })()),
   };
+  return { thread, first };
 }

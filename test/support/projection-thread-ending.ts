@@ -3,21 +3,14 @@
  * (./projection-thread-ending-worker.ts), to show that the service thread starts it again, with
  * what backoff, and that it resumes where it stopped.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import {
   startProjectionThread,
   type ProjectionThreadEngine,
   type ProjectionThreadOptions,
 } from '../../src/projection-thread/thread.js';
+import { armEndings, type EndBy } from './thread-endings.js';
 
-/** The exit code the thread ends with, for the test to recognise it. */
-export const ENDED_ON_PURPOSE = 70;
-/** The environment variable naming the file that counts the endings left. */
-export const END_MARKER = 'BATCHBOOK_TEST_END_MARKER';
-/** The environment variable saying how it ends: `exit` (the default) or `out-of-memory`. */
-export const END_BY = 'BATCHBOOK_TEST_END_BY';
+export { ENDED_ON_PURPOSE } from './thread-endings.js';
 
 const ENDING_URL = new URL('./projection-thread-ending-worker.ts', import.meta.url).href;
 
@@ -28,31 +21,20 @@ const ENDING_URL = new URL('./projection-thread-ending-worker.ts', import.meta.u
  */
 export async function startProjectionThreadEnding(
   options: Omit<ProjectionThreadOptions, 'workerUrl'>,
-  { endBy = 'exit', times = 1 }: { endBy?: 'exit' | 'out-of-memory'; times?: number } = {},
+  { endBy = 'exit', times = 1 }: { endBy?: EndBy; times?: number } = {},
 ): Promise<ProjectionThreadEngine> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'batchbook-thread-'));
-  const marker = path.join(dir, 'endings-left');
-  await writeFile(marker, String(times));
-  // Each thread copies the environment as it starts, the ones started again too: the variables
-  // stay while the engine runs.
-  process.env[END_MARKER] = marker;
-  process.env[END_BY] = endBy;
-  const cleanUp = async () => {
-    delete process.env[END_MARKER];
-    delete process.env[END_BY];
-    await rm(dir, { recursive: true, force: true });
-  };
+  const disarm = await armEndings(times, endBy);
   try {
     const engine = await startProjectionThread({ ...options, workerUrl: ENDING_URL });
     return {
       ...engine,
       stop: async () => {
         await engine.stop();
-        await cleanUp();
+        await disarm();
       },
     };
   } catch (error) {
-    await cleanUp();
+    await disarm();
     throw error;
   }
 }

@@ -48,6 +48,8 @@ export interface TestServiceOptions {
   postgresDeadlines?: Partial<PostgresDeadlines>;
   /** Where the service logs; default: nowhere. */
   logger?: Logger;
+  /** The module its auction thread runs; default: the real one. */
+  auctionThreadUrl?: string;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -80,6 +82,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger: options.logger ?? createLogger('silent'),
     ...(options.clock ? { clockShift: options.clock.shift } : {}),
     ...(options.postgresDeadlines ? { postgresDeadlines: options.postgresDeadlines } : {}),
+    ...(options.auctionThreadUrl ? { auctionThreadUrl: options.auctionThreadUrl } : {}),
   });
   return {
     url: service.url,

@@ -62,11 +62,13 @@ describe('HTTP: administrative endpoints', () => {
           'batchbook_nodejs_eventloop_lag_p99_seconds',
           'batchbook_delivery_outbox_pending',
           'batchbook_projection_thread_heap_used_bytes',
+          'batchbook_auction_thread_heap_used_bytes',
         ]) {
           expect(res.text).to.match(new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'));
         }
-        // Read from the projection thread itself: an unanswered gauge would read 0.
+        // Read from each thread itself: an unanswered gauge would read 0.
         expect(sample(res.text, /^batchbook_projection_thread_heap_used_bytes /)).to.be.above(1e6);
+        expect(sample(res.text, /^batchbook_auction_thread_heap_used_bytes /)).to.be.above(1e6);
       }
     });
 
