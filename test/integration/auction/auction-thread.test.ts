@@ -62,7 +62,7 @@ describe('auction thread: the autopilots off the serving thread', function () {
     );
     // The next thread's log reaches the service's, as its own lines.
     const closed = lines.filter((line) => line.msg === 'auction closed');
-    expect(closed, 'auctions closed by the thread started again').to.not.be.empty;
+    expect(closed, 'auctions closed by the thread started again').to.have.length.above(0);
     expect(closed[0]).to.include({
       service: 'batchbook',
       component: 'autopilot',
