@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * src/postgres (database opening, leader locks, transactions, sequences) is infrastructure: only
- * the composition root (src/main.ts, src/startup/, the projection thread) imports it and passes it to the rooms
+ * the composition root (src/main.ts, src/startup/, the projection and auction threads) imports it and passes it to the rooms
  * (DESIGN.md §2). From any depth of src/ or projections/, the import path holds `postgres/`.
  */
 const noPostgres = {
@@ -30,6 +30,8 @@ const serverRooms = {
     '**/net/*',
     '**/startup/*',
     '**/projection-thread/*',
+    '**/auction-thread/*',
+    '**/threads/*',
     '**/config/*',
     '**/postgres/*',
     '**/metrics/*',
@@ -63,6 +65,8 @@ const otherRooms = [
   '../subscriptions/*',
   '../startup/*',
   '../projection-thread/*',
+  '../auction-thread/*',
+  '../threads/*',
   '../metrics/*',
   '../../projections/*',
 ];
@@ -219,6 +223,8 @@ export default tseslint.config(
       'src/*.ts',
       'src/startup/**',
       'src/projection-thread/**',
+      'src/auction-thread/**',
+      'src/threads/**',
       'src/metrics/**',
       'scripts/**',
       'test/**',

@@ -6,7 +6,7 @@
  * thread's questions about the read models (their checkpoints are kept here), and takes its
  * metrics and log lines as its own.
  *
- * A thread that ends unasked, or fails to start, is reported and started again with backoff
+ * A thread that ends unasked is reported and started again with backoff
  * (src/threads/supervisor.ts): the auctions pause meanwhile, the API serves on.
  */
 import { pino, type Logger } from 'pino';
@@ -14,7 +14,7 @@ import type { AuctionObserver } from '../auction/observer.js';
 import type { RpcObserver } from '../chain/rpc.js';
 import { fromRecord } from '../threads/error-record.js';
 import { replayObserverCall } from '../threads/observer-relay.js';
-import { superviseThreadInBackground, type SupervisedThread } from '../threads/supervisor.js';
+import { superviseThread, type SupervisedStart } from '../threads/supervisor.js';
 import type { AuctionThreadData, FromAuctionThread, ToAuctionThread } from './messages.js';
 
 export interface AuctionThreadOptions extends Omit<AuctionThreadData, 'logLevel'> {
@@ -37,15 +37,18 @@ const destinationOf = (logger: Logger) =>
   (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
 
 /**
- * Starts the thread and returns at once: the API serves while it loads, and the autopilots start
- * on it when it has (a start that fails is reported and tried again, with backoff).
+ * Starts the thread and returns at once (the service's other steps start meanwhile); `started`
+ * resolves once every live network's autopilot runs on it.
  */
 export function startAuctionThread(
   options: AuctionThreadOptions,
-): SupervisedThread<ToAuctionThread> {
+): SupervisedStart<ToAuctionThread> {
   const { projected, observers, logger, onError, workerUrl = WORKER_URL, ...data } = options;
   const destination = destinationOf(logger);
-  const thread = superviseThreadInBackground<FromAuctionThread, ToAuctionThread>({
+  const start: SupervisedStart<ToAuctionThread> = superviseThread<
+    FromAuctionThread,
+    ToAuctionThread
+  >({
     name: 'the auction thread',
     moduleUrl: workerUrl,
     data: { ...data, logLevel: logger.level } satisfies AuctionThreadData,
@@ -53,7 +56,7 @@ export function startAuctionThread(
       switch (message.type) {
         case 'projected':
           void projected(message.network, message.position).then((caughtUp) =>
-            thread.post({ type: 'projected', id: message.id, caughtUp }),
+            start.thread.post({ type: 'projected', id: message.id, caughtUp }),
           );
           return;
         case 'observed':
@@ -66,5 +69,5 @@ export function startAuctionThread(
     },
     onError,
   });
-  return thread;
+  return start;
 }

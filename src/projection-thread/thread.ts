@@ -59,7 +59,7 @@ export async function startProjectionThread(
     allProjectors().map((p) => p.name),
     comparePositions,
   );
-  const thread = await superviseThread<FromProjectionThread, never>({
+  const { thread, started } = superviseThread<FromProjectionThread, never>({
     name: 'the projection thread',
     moduleUrl: workerUrl,
     data: data satisfies ProjectionThreadData,
@@ -70,6 +70,7 @@ export async function startProjectionThread(
     },
     onError,
   });
+  await started;
   let stopped: Promise<void> | undefined;
   return {
     waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),

@@ -28,6 +28,11 @@ export interface Auctions {
   solverQuotes: ReadonlyMap<string, SolverQuotes>;
   /** The auction thread's V8 heap in use, in bytes; null when it does not answer. */
   threadHeapUsed(): Promise<number | null>;
+  /**
+   * Resolves once the autopilots run on the auction thread, which loads while the service's
+   * later steps start; rejects if it cannot start.
+   */
+  started: Promise<void>;
 }
 
 /** What the auctions are made with. */
@@ -53,7 +58,7 @@ export function startAuctions(
   for (const name of chains.live.names) {
     solverQuotes.set(name, quotesOf(sources, networkByName(name)!));
   }
-  const thread = startAuctionThread({
+  const { thread, started } = startAuctionThread({
     config,
     databaseUrl: infra.database.url,
     deadlines: infra.deadlines,
@@ -76,7 +81,7 @@ export function startAuctions(
     onError: (err) => life.report('auction thread failure', err),
   });
   life.onStop(() => thread.stop());
-  return { solverQuotes, threadHeapUsed: () => thread.heapUsed() };
+  return { solverQuotes, threadHeapUsed: () => thread.heapUsed(), started };
 }
 
 /** `network`'s quoting solvers, over the market this thread reads for quotes. */

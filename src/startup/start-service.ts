@@ -125,6 +125,8 @@ export async function startService(
       clock,
       life,
     });
+    // Started means running: the autopilots too, whose thread loaded meanwhile.
+    await auctions.started;
     return {
       ...api,
       ledger,

@@ -57,32 +57,20 @@ const RECOVERED_AFTER_MS = 60_000;
 /** How long `heapUsed` waits for the thread's answer. */
 const MEMORY_ANSWER_MS = 1_000;
 
-/**
- * Starts the thread; resolves once it is ready, rejects if its first start fails (the service
- * cannot do without it: the projections).
- */
-export async function superviseThread<From extends { type: string }, To>(
-  options: SupervisorOptions<From>,
-): Promise<SupervisedThread<To>> {
-  const { thread, first } = supervise<From, To>(options);
-  await first;
-  return thread;
+/** A supervised thread, and its first start. */
+export interface SupervisedStart<To> {
+  thread: SupervisedThread<To>;
+  /**
+   * Resolves once the first thread is ready; rejects if it fails to start (a start the service
+   * cannot do without: it stops). Later ends are the supervisor's to handle.
+   */
+  started: Promise<void>;
 }
 
-/**
- * Starts the thread and returns at once: the service serves while it starts, and a first start
- * that fails is reported and tried again as a thread that ended unasked (the auctions).
- */
-export function superviseThreadInBackground<From extends { type: string }, To>(
+/** Starts the thread and returns at once; whoever needs it running awaits `started`. */
+export function superviseThread<From extends { type: string }, To>(
   options: SupervisorOptions<From>,
-): SupervisedThread<To> {
-  return supervise<From, To>(options, { retryFirst: true }).thread;
-}
-
-function supervise<From extends { type: string }, To>(
-  options: SupervisorOptions<From>,
-  { retryFirst = false } = {},
-): { thread: SupervisedThread<To>; first: Promise<Thread> } {
+): SupervisedStart<To> {
   const { name, moduleUrl, data, resourceLimits, onMessage, onError } = options;
   let stopping = false;
   let restarts = 0;
@@ -144,24 +132,19 @@ function supervise<From extends { type: string }, To>(
       });
     });
 
-  /** Launches a thread whose failed start is reported and tried again later. */
-  const launchRetried = () => {
-    const next = launch();
-    current = next;
-    next.catch((err: unknown) => {
-      if (current === next && !stopping) {
-        restartLater(err instanceof Error ? err : new Error(String(err)));
-      }
-    });
-    return next;
-  };
-
   const restartLater = (why: Error) => {
     onError(why);
     current = undefined;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
-      if (!stopping) launchRetried();
+      if (stopping) return;
+      const next = launch();
+      current = next;
+      next.catch((err: unknown) => {
+        if (current === next && !stopping) {
+          restartLater(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
     }, restartDelay(restarts++));
   };
 
@@ -172,7 +155,7 @@ function supervise<From extends { type: string }, To>(
     clearTimeout(deadline);
   };
 
-  const first = retryFirst ? launchRetried() : launch();
+  const first = launch();
   current = first;
   let stopped: Promise<void> | undefined;
   const thread: SupervisedThread<To> = {
@@ -204,5 +187,8 @@ function supervise<From extends { type: string }, To>(
         if (started) await stopThread(started);
       })()),
   };
-  return { thread, first };
+  const started = first.then(() => undefined);
+  // Its failure is whoever awaits it's, however much later they do.
+  started.catch(() => undefined);
+  return { thread, started };
 }
