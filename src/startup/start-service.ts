@@ -113,6 +113,8 @@ export async function startService(
       quoteStore,
       metrics,
     );
+    // Serving means running: the autopilots too, whose thread loaded meanwhile.
+    await auctions.started;
     const api = await serveHttpApi({
       config,
       infra,
@@ -125,8 +127,6 @@ export async function startService(
       clock,
       life,
     });
-    // Started means running: the autopilots too, whose thread loaded meanwhile.
-    await auctions.started;
     return {
       ...api,
       ledger,
