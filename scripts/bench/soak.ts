@@ -15,13 +15,15 @@
  * `--stages` prints the wall time of each named stage of the service's work; `--pg-statements`
  * starts PostgreSQL with pg_stat_statements and prints the statements that cost it the most.
  *
- * Every 10 s the main thread, which is the service's, samples `process.memoryUsage()`: heapUsed
- * and external are this thread's isolate (the service; the load generator has its own), rss the
- * whole process. The npm script runs node with --expose-gc, and each sample follows a full
- * `gc()`: heapUsed is then what the service retains, not garbage awaiting collection. The
- * projection and auction threads' heaps, other isolates, are read from the service's `/metrics`
- * (`batchbook_{projection,auction}_thread_heap_used_bytes`), after a full collection on those
- * threads too.
+ * The service thread's heapUsed is read just after each of its own full collections (V8 runs
+ * one every few seconds under this load): what it retains, not garbage awaiting collection,
+ * without forcing a collection, which would stall the very thread whose stalls and latencies the
+ * soak measures (a forced one of its ~50 MiB heap takes 50–130 ms, and every request in flight
+ * waits for it). Every 10 s the main thread samples rss (the whole process) and external (this
+ * thread's isolate). The projection and auction threads' heaps, other isolates, are read from the
+ * service's `/metrics` (`batchbook_{projection,auction}_thread_heap_used_bytes`): the npm script
+ * runs node with --expose-gc, so those threads collect fully before they answer, on their own
+ * time.
  *
  * Each minute's heap floor is the lowest heapUsed of its samples: work in flight lifts single
  * samples by 10–35 MiB here (mostly AuctionClosed events of ~3,750 orders, decoded by each
@@ -34,9 +36,14 @@
  * Otherwise diff two heap snapshots (`--heap-snapshots`): the slope cannot say what grew.
  */
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import {
+  constants as performanceConstants,
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+} from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { startBenchService } from './support/bench-service.js';
 import { fundOwners } from './support/owners.js';
 import { quoteParties } from './support/quote-request.js';
@@ -54,7 +61,6 @@ const MiB = 2 ** 20;
 interface Sample {
   /** minutes since the load started */
   at: number;
-  heapUsed: number;
   /** The other threads' heaps in use (null: the service did not say). */
   threadHeapsUsed: ThreadHeaps;
   rss: number;
@@ -121,10 +127,35 @@ async function sampleMemory(
   began: number,
   threadHeaps: () => Promise<ThreadHeaps>,
 ): Promise<Sample> {
-  globalThis.gc?.();
-  const { heapUsed, rss, external } = process.memoryUsage();
+  const { rss, external } = process.memoryUsage();
   const at = (performance.now() - began) / 60_000;
-  return { at, heapUsed, threadHeapsUsed: await threadHeaps(), rss, external };
+  return { at, threadHeapsUsed: await threadHeaps(), rss, external };
+}
+
+/** The service thread's heapUsed after one of its full collections, minutes into the load. */
+interface HeapAfterCollection {
+  at: number;
+  heapUsed: number;
+}
+
+/** Reads the service thread's heap after each of its own full collections, until stopped. */
+function watchFullCollections(began: number): {
+  readings: HeapAfterCollection[];
+  stop(): void;
+} {
+  const readings: HeapAfterCollection[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind !== performanceConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        continue;
+      }
+      const at = (performance.now() - began) / 60_000;
+      readings.push({ at, heapUsed: getHeapStatistics().used_heap_size });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { readings, stop: () => observer.disconnect() };
 }
 
 /** The lowest and the highest of a minute's samples of one heap, bytes. */
@@ -135,7 +166,8 @@ interface HeapRange {
 
 /** What one minute's samples say: the heaps' ranges, rss and external at its end. */
 interface MinuteMemory {
-  service: HeapRange;
+  /** Null when the service thread collected fully not once that minute. */
+  service: HeapRange | null;
   projection: HeapRange | null;
   auction: HeapRange | null;
   rss: number;
@@ -146,13 +178,18 @@ function heapRange(values: readonly number[]): HeapRange | null {
   return values.length ? { floor: Math.min(...values), peak: Math.max(...values) } : null;
 }
 
-function minuteMemory(samples: readonly Sample[], minute: number): MinuteMemory | undefined {
+function minuteMemory(
+  samples: readonly Sample[],
+  collections: readonly HeapAfterCollection[],
+  minute: number,
+): MinuteMemory | undefined {
   // The sample due at a minute's end lands a little after it: count it in that minute.
-  const of = samples.filter((s) => s.at > minute - 0.95 && s.at <= minute + 0.05);
+  const inMinute = (s: { at: number }) => s.at > minute - 0.95 && s.at <= minute + 0.05;
+  const of = samples.filter(inMinute);
   const last = of.at(-1);
   if (!last) return undefined;
   return {
-    service: heapRange(of.map((s) => s.heapUsed))!,
+    service: heapRange(collections.filter(inMinute).map((c) => c.heapUsed)),
     projection: heapRange(of.flatMap((s) => s.threadHeapsUsed.projection ?? [])),
     auction: heapRange(of.flatMap((s) => s.threadHeapsUsed.auction ?? [])),
     rss: last.rss,
@@ -218,14 +255,20 @@ interface Minute {
   thread: ThreadStats;
 }
 
-function report(minutes: Minute[], samples: Sample[], rate: number): void {
+function report(
+  minutes: Minute[],
+  samples: Sample[],
+  collections: readonly HeapAfterCollection[],
+  rate: number,
+): void {
   console.log('\nbatchbook soak: the service under a steady mixed load (memory, errors, p99)');
   console.log(`machine: ${machine()}`);
   console.log(`command: ${commandLine()}`);
   console.log(
-    `memory sampled every ${SAMPLE_MS / 1000} s ${globalThis.gc ? 'after a full GC' : 'WITHOUT a GC first (run node with --expose-gc)'}; ` +
-      'heapUsed of the service, projection and auction threads: the lowest / highest sample ' +
-      'of the minute; rss, external: its last sample\n',
+    'heapUsed of the service thread: the lowest / highest reading after its own full ' +
+      `collections (${collections.length} over the run); of the projection and auction threads: ` +
+      `every ${SAMPLE_MS / 1000} s, ${globalThis.gc ? 'after a full GC on that thread' : 'WITHOUT a GC first (run node with --expose-gc)'}; ` +
+      'rss, external: the last sample of the minute\n',
   );
   const header = [
     'min',
@@ -242,7 +285,7 @@ function report(minutes: Minute[], samples: Sample[], rate: number): void {
     'rss MiB',
     'external MiB',
   ];
-  const memory = minutes.map(({ stats }) => minuteMemory(samples, stats.minute + 1));
+  const memory = minutes.map(({ stats }) => minuteMemory(samples, collections, stats.minute + 1));
   const rows = minutes.map(({ stats, thread }, i) => minuteRow(stats, memory[i], thread));
   console.log(table([header, ...rows]));
   const heaps: [string, (m: MinuteMemory) => HeapRange | null][] = [
@@ -301,6 +344,7 @@ async function main(): Promise<void> {
         projection: null,
         auction: null,
       }));
+    const collections = watchFullCollections(began);
     const samples: Sample[] = [await sampleMemory(began, threadHeaps)];
     const sampler = setInterval(
       () => void sampleMemory(began, threadHeaps).then((sample) => samples.push(sample)),
@@ -329,7 +373,7 @@ async function main(): Promise<void> {
           loop = performance.eventLoopUtilization();
           delay.reset();
           done.push({ stats, thread });
-          const memory = minuteMemory(samples, stats.minute + 1);
+          const memory = minuteMemory(samples, collections.readings, stats.minute + 1);
           console.error(
             `minute ${stats.minute + 1}: ${minuteRow(stats, memory, thread).join(' | ')}`,
           );
@@ -347,10 +391,11 @@ async function main(): Promise<void> {
       });
     } finally {
       clearInterval(sampler);
+      collections.stop();
       delay.disable();
       await worker.terminate();
     }
-    report(done, samples, rate);
+    report(done, samples, collections.readings, rate);
     if (stages) console.log(`\nstages over the run:\n${stageTable(takeStageTimings())}`);
     if (pgStatements) {
       console.log(
