@@ -1,10 +1,11 @@
 /**
  * Runs the auctions on a thread of their own (./worker.ts): cutting an auction of thousands of
  * orders, reading its market, ranking the solutions and building the record are work of tens of
- * milliseconds at a time, which on the thread serving requests would stall every request behind
- * them (BENCHMARKS.md, "Auctions on a thread of their own"). The service thread answers the
- * thread's questions about the read models (their checkpoints are kept here), and takes its
- * metrics and log lines as its own.
+ * milliseconds at a time, which on the serving thread every request would queue behind; here it
+ * runs beside them, on a core of its own where the machine has one to spare (BENCHMARKS.md,
+ * "Issue 26: auctions on a thread of their own"). The service thread answers the thread's
+ * questions about the read models (their checkpoints are kept here), and takes its metrics and
+ * log lines as its own.
  *
  * A thread that ends unasked is reported and started again with backoff
  * (src/threads/supervisor.ts): the auctions pause meanwhile, the API serves on.
