@@ -24,7 +24,7 @@ import { openLedger } from '../ledger/open-ledger.js';
 import type { Ledger } from '../ledger/port.js';
 import type { RequestLeadership } from '../ledger/leadership.js';
 import { createLogger } from '../logger.js';
-import { createPool, knexOptions } from '../postgres/connection-options.js';
+import { createPool, knexLog, knexOptions } from '../postgres/connection-options.js';
 import { leadershipOn } from '../postgres/leadership.js';
 import { sequenceIds } from '../postgres/sequence.js';
 import { createCompetitionQueries } from '../queries/competitions.js';
@@ -106,12 +106,7 @@ await runSupervised<ToAuctionThread>({
     const db = knex({
       client: 'pg',
       ...knexOptions(data.databaseUrl, data.deadlines, { min: 0, max: QUERY_POOL_MAX }),
-      // What knex warns of (a connection that failed or dropped) also fails the query, which
-      // its caller reports: debug is enough.
-      log: {
-        warn: (message: unknown) => logger.debug({ knex: message }, 'knex warning'),
-        error: (message: unknown) => logger.warn({ knex: message }, 'knex error'),
-      },
+      log: knexLog(logger),
     });
     closeLater(() => db.destroy());
     const solverThread = config.auction.builtinSolver

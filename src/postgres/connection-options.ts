@@ -26,6 +26,7 @@
  */
 import type { Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from 'pino';
 
 export interface PostgresDeadlines {
   /** Opening a connection, or waiting for a free pooled one. */
@@ -73,6 +74,18 @@ export function createPool(url: string, deadlines: PostgresDeadlines, max: numbe
   const pool = new pg.Pool({ connectionString: url, max, ...deadlineSettings(deadlines) });
   pool.on('connect', discardOnQueryTimeout);
   return pool;
+}
+
+/**
+ * Where a knex instance logs, into `logger`: without it knex prints to stdout, between the JSON
+ * lines. What it warns of (a connection that failed or dropped) also fails the query, which its
+ * caller reports: debug is enough.
+ */
+export function knexLog(logger: Logger): Knex.Config['log'] {
+  return {
+    warn: (message: unknown) => logger.debug({ knex: message }, 'knex warning'),
+    error: (message: unknown) => logger.warn({ knex: message }, 'knex error'),
+  };
 }
 
 /**

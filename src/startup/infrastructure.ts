@@ -15,6 +15,7 @@ import { stopLeftoverServers } from '../leftover-servers.js';
 import {
   createPool,
   DEFAULT_POSTGRES_DEADLINES,
+  knexLog,
   knexOptions,
   type PostgresDeadlines,
 } from '../postgres/connection-options.js';
@@ -78,12 +79,7 @@ export async function openInfrastructure(
   const db = knex({
     client: 'pg',
     ...knexOptions(database.url, deadlines, { min: 0, max: QUERY_POOL_MAX }),
-    // knex prints to stdout, between the JSON lines. What it warns of (a connection that
-    // failed or dropped) also fails the query, which its caller reports: debug is enough.
-    log: {
-      warn: (message: unknown) => logger.debug({ knex: message }, 'knex warning'),
-      error: (message: unknown) => logger.warn({ knex: message }, 'knex error'),
-    },
+    log: knexLog(logger),
   });
   life.onStop(() => db.destroy());
   // The projection thread opens its own sessions.

@@ -188,7 +188,7 @@ export function superviseThread<From extends { type: string }, To>(
       })()),
   };
   const started = first.then(() => undefined);
-  // Its failure is whoever awaits it's, however much later they do.
+  // A failed start is reported to whoever awaits `started`, however much later they do.
   started.catch(() => undefined);
   return { thread, started };
 }
