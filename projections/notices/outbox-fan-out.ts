@@ -141,7 +141,9 @@ export function applySubscriptions(
     verified: stored.flatMap((s) =>
       s.verifiedAt === null ? [] : [{ id: s.id, verified_at: s.verifiedAt }],
     ),
-    removed: stored.flatMap((s) =>
+    // Added ones too: a removal stops the rows queued for them earlier in the batch (their
+    // verification request included), as it would had the addition come in a batch before.
+    removed: all.flatMap((s) =>
       s.removedAt === null ? [] : [{ id: s.id, removed_at: s.removedAt }],
     ),
     outbox,
