@@ -327,6 +327,9 @@ export function deriveNotices(
     for (const o of holders.get(holdersKey(d.network, d.auctionId, d.rank)) ?? []) {
       // Held since by a later win, or released already: that hold stands.
       if (o.hold?.auction !== d.auctionId || o.hold.rank !== d.rank) continue;
+      // A filled, cancelled or expired order's hold matters no more, and a later batch's load
+      // of the failure's holders reads open orders only: it stays as it is, in any batching.
+      if (!isOpen(o)) continue;
       o.hold = null;
       dirty.add(o);
       mayExpire(o);

@@ -11,7 +11,13 @@ import type {
   SettlementFailureReason,
 } from '../../../src/domain/events.js';
 import { SETTLEMENT_RECORDING_MARGIN_SECONDS } from '../../../src/domain/notices.js';
-import { suiteTestDatabase, orderPlaced, tableContents, tradeSettled } from './fixtures.js';
+import {
+  suiteTestDatabase,
+  orderCancelled,
+  orderPlaced,
+  tableContents,
+  tradeSettled,
+} from './fixtures.js';
 import {
   auction,
   close,
@@ -159,6 +165,26 @@ describe('projections: notices of orders in a winning solution', function () {
       { type: 'TradeSettled', data: tradeSettled(order, FULL) },
     ]);
     expect(kinds(list)).to.deep.equal(['order_filled']);
+  });
+
+  it('leaves a cancelled order as it was when its solution fails, however the events are batched', async () => {
+    const order = placed(30);
+    const won = auction(WON_AT, [order]);
+    const events: DomainEvent[] = [
+      place(order),
+      close(won),
+      { type: 'OrderCancelled', data: orderCancelled(order, 'api', iso(WON_AT + 1)) },
+      failed(won, 'simulationFailed'),
+    ];
+    const rows = async (sizes: number[]) =>
+      tableContents(
+        database().db,
+        await projectNotices(database(), events, sizes),
+        'notice_orders',
+      );
+    const apart = await rows([1]);
+    expect(await rows([events.length])).to.deep.equal(apart);
+    expect(await rows([3, 1])).to.deep.equal(apart);
   });
 
   it('gives the same rows however the events are split into batches', async () => {
