@@ -4,18 +4,11 @@
  * answer, not a failure: it is never retried. Nor is a time-out: a node that hangs would
  * otherwise hold a client's request for every attempt's full timeout (~41 s at the defaults).
  */
-import { performance } from 'node:perf_hooks';
-import {
-  FetchRequest,
-  JsonRpcProvider,
-  Network as EthersNetwork,
-  isError,
-  type JsonRpcApiProviderOptions,
-  type JsonRpcError,
-  type JsonRpcPayload,
-  type JsonRpcResult,
-} from 'ethers';
+import { FetchRequest, isError, type JsonRpcProvider } from 'ethers';
 import type { Network } from '../domain/networks.js';
+import { NodeProvider, type RpcObserver } from './node-provider.js';
+
+export type { RpcObserver, RpcResult } from './node-provider.js';
 
 export interface RpcOptions {
   /** Per request, in milliseconds. */
@@ -25,55 +18,6 @@ export interface RpcOptions {
 }
 
 export const DEFAULT_RPC_OPTIONS: RpcOptions = { timeoutMs: 10_000, retries: 3 };
-
-/** How each JSON-RPC request went, per method (src/metrics). */
-export interface RpcObserver {
-  /**
-   * One entry of an HTTP request answered (or not) after `seconds`, the whole request's time:
-   * `ok`, an `rpc` error in its answer (a revert too), or a `transport` failure (refused, 5xx,
-   * time-out), which fails every entry of its request.
-   */
-  answered(network: string, method: string, seconds: number, result: RpcResult): void;
-}
-
-export type RpcResult = 'ok' | 'rpc' | 'transport';
-
-/** A provider that tells `observer` how each request it sends went. */
-class ObservedProvider extends JsonRpcProvider {
-  private readonly networkName: string;
-
-  constructor(
-    request: FetchRequest,
-    network: Network,
-    options: JsonRpcApiProviderOptions,
-    private readonly observer: RpcObserver,
-  ) {
-    super(request, network.chainId, options);
-    this.networkName = network.name;
-  }
-
-  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
-    const entries = Array.isArray(payload) ? payload : [payload];
-    const began = performance.now();
-    const seconds = () => (performance.now() - began) / 1000;
-    let answers: (JsonRpcResult | JsonRpcError)[];
-    try {
-      answers = await super._send(payload);
-    } catch (error) {
-      const took = seconds();
-      for (const { method } of entries) {
-        this.observer.answered(this.networkName, method, took, 'transport');
-      }
-      throw error;
-    }
-    const took = seconds();
-    const failed = new Set(answers.filter((answer) => 'error' in answer).map(({ id }) => id));
-    for (const { id, method } of entries) {
-      this.observer.answered(this.networkName, method, took, failed.has(id) ? 'rpc' : 'ok');
-    }
-    return answers as JsonRpcResult[];
-  }
-}
 
 /** Tells nobody. */
 const UNOBSERVED: RpcObserver = { answered: () => undefined };
@@ -142,28 +86,12 @@ export function createChainRpc(
 ): ChainRpc {
   const fetchRequest = new FetchRequest(url);
   fetchRequest.timeout = options.timeoutMs;
-  // The chain id is known: no eth_chainId round trip before every request. No cache: by
-  // default ethers answers a repeated request within 250 ms from memory, which would hide a
-  // reorg from the indexer.
-  const providerOptions = (batchMaxCount: number) => ({
-    staticNetwork: EthersNetwork.from(network.chainId),
-    batchMaxCount,
-    batchStallTime: 0,
-    cacheTimeout: -1,
-  });
   // Requests are not batched, so one slow call (a wide eth_getLogs) cannot hold up the others.
-  const provider = new ObservedProvider(fetchRequest, network, providerOptions(1), observer);
-  // ethers gathers the requests until a timer of 0 ms fires (those of one event-loop turn),
-  // then sends them as one array; the node's answer to each entry goes to its own caller (an
-  // entry's error, e.g. a revert, through the same mapping as alone), and a failure of the
-  // whole HTTP request (refused, 5xx, time-out) goes to every caller, whose `request` then
-  // retries or gives up on its own. The time-out stays per HTTP request.
-  const batched = new ObservedProvider(
-    fetchRequest,
-    network,
-    providerOptions(BATCH_MAX_COUNT),
-    observer,
-  );
+  const provider = new NodeProvider(fetchRequest, network, 1, observer);
+  // The requests of one event-loop turn go as one array; a failure of the whole HTTP request
+  // (refused, 5xx, time-out) goes to every caller, whose `request` then retries or gives up on
+  // its own. The time-out stays per HTTP request.
+  const batched = new NodeProvider(fetchRequest, network, BATCH_MAX_COUNT, observer);
   return {
     network,
     provider,
