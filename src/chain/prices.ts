@@ -124,8 +124,11 @@ export function createPriceEstimator(rpc: ChainRpc, network: Network): PriceEsti
   const call = (what: string, to: Address, data: string, tag: string): Promise<string> =>
     rpc.request(what, (p) => p.send('eth_call', [{ to, data }, tag]));
 
+  // Batched: an order's block read goes to the node with its chain check, in one round trip.
   const blockNumber = shared(() =>
-    rpc.request('block number', (p) => p.send('eth_blockNumber', [])).then(BigInt),
+    rpc
+      .request('block number', (p) => p.send('eth_blockNumber', []), { batched: true })
+      .then(BigInt),
   );
 
   function viewAt(number: bigint): BlockView {

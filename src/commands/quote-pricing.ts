@@ -58,8 +58,9 @@ export interface PricedQuote {
 }
 
 /**
- * Prices `order` (its amounts are not read) for the side asked. Refuses with `NoLiquidity` where
- * no one prices it, `SellAmountDoesNotCoverFee` where the fee takes the whole sell amount, and
+ * Prices `order` (its amounts are not read) for the side asked, at `block` (the current block,
+ * already asked for) or else at the current block. Refuses with `NoLiquidity` where no one
+ * prices it, `SellAmountDoesNotCoverFee` where the fee takes the whole sell amount, and
  * `ChainUnavailable` where the chain does not answer.
  */
 export async function priceQuote(
@@ -68,8 +69,9 @@ export async function priceQuote(
   order: QuotedOrder,
   side: QuoteSide,
   extraGas: bigint,
+  block?: Promise<number>,
 ): Promise<PricedQuote> {
-  const priced = await price(deps, network, order, side);
+  const priced = await price(deps, network, order, side, block);
   const fee = quoteFee(priced.gas + extraGas, priced.gasPrice, priced.sellTokenPrice);
   const amounts = quoteAmounts(side, priced, fee);
   if (!amounts.ok) {
@@ -134,6 +136,7 @@ async function price(
   network: Network,
   order: QuotedOrder,
   side: QuoteSide,
+  block: Promise<number> | undefined,
 ): Promise<Priced> {
   const { prices } = deps;
   // Buying "native ETH" is buying the wrapped token that the settlement unwraps.
@@ -147,14 +150,14 @@ async function price(
   };
   try {
     // Everything is read at one block, whose reads the quotes asked within it share.
-    const block = await prices.blockNumber();
+    const at = await (block ?? prices.blockNumber());
     const [fromSolvers, fromPools, sellTokenPrice, buyTokenPrice, gasPrice] = await Promise.all([
       // A solver that cannot price the trade leaves it to the pools, whatever went wrong.
-      deps.solverQuotes?.(query, block).catch(() => null) ?? null,
-      prices.estimate(query, block),
-      prices.nativePrice(order.sellToken, block),
-      prices.nativePrice(buyToken, block),
-      prices.gasPrice(block),
+      deps.solverQuotes?.(query, at).catch(() => null) ?? null,
+      prices.estimate(query, at),
+      prices.nativePrice(order.sellToken, at),
+      prices.nativePrice(buyToken, at),
+      prices.gasPrice(at),
     ]);
     const estimate = fromSolvers ?? fromPools;
     if (estimate === null || sellTokenPrice === null || buyTokenPrice === null) {
