@@ -103,7 +103,7 @@ WITH locked AS (
   ORDER BY e.n -- positions follow revisions within a stream
   RETURNING stream_id, revision::text, transaction_id::text, global_position::text
 ), notified AS (
-  SELECT pg_notify($13, '')
+  SELECT pg_notify($13, pg_current_xact_id()::text)
 )
 SELECT appended.* FROM appended, notified`;
 

@@ -3,14 +3,17 @@
  * `pg_notify` in their transaction, and every notification wakes the waiting subscriptions.
  *
  * It only makes subscriptions faster. A notification can arrive while the writer's transaction
- * is not yet readable (an older transaction is still running), and notifications sent while the
- * connection is down are lost, so subscriptions poll as well. A lost connection is re-opened with
- * backoff, and every (re)connection wakes everyone once, to pick up what was missed meanwhile.
+ * is not yet readable (an older transaction is still running): each names its transaction, so a
+ * subscription knows an announced append its read did not reach, and looks again soon. Notifications
+ * sent while the connection is down are lost, so subscriptions poll as well. A lost connection is
+ * re-opened with backoff, and every (re)connection wakes everyone once, to pick up what was
+ * missed meanwhile.
  */
 import type pg from 'pg';
 
 export class Notifier {
   private changes = 0;
+  private announced = 0n;
   private readonly listeners = new Set<() => void>();
   /** Hands the LISTEN connection back (destroyed: it must not serve other queries still listening). */
   private dropConnection: (() => void) | undefined;
@@ -28,6 +31,14 @@ export class Notifier {
   /** Changes whenever something may have been appended; compare before and after a read. */
   get generation(): number {
     return this.changes;
+  }
+
+  /**
+   * The highest transaction id an append announced (0 before any): committed, since PostgreSQL
+   * delivers a notification when its sender commits.
+   */
+  get announcedTransaction(): bigint {
+    return this.announced;
   }
 
   /** Calls `listener` on every change until the returned function is called. */
@@ -72,7 +83,13 @@ export class Notifier {
     };
     client.on('error', fail);
     client.on('notification', (message) => {
-      if (message.channel === this.channel) this.changed();
+      if (message.channel !== this.channel) return;
+      // A writer of an older version announces no transaction.
+      if (message.payload && /^\d+$/.test(message.payload)) {
+        const transaction = BigInt(message.payload);
+        if (transaction > this.announced) this.announced = transaction;
+      }
+      this.changed();
     });
     try {
       await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);

@@ -1,6 +1,9 @@
 /**
  * A catch-up subscription to the Postgres ledger: pages through the readable all-stream from a
- * checkpoint, then waits for a notification or the poll interval and reads on. Each event is
+ * checkpoint, then waits for a notification or the poll interval and reads on. An append announced
+ * but not yet readable (an older transaction of any kind still runs, and its end is announced to
+ * no one) is looked for again after a short, growing wait instead: otherwise a read-your-writes
+ * wait behind a projection's or a quote's transaction would last the whole poll interval. Each event is
  * delivered once, in all-stream order, because the cursor only moves over rows that no later
  * commit can precede (see postgres-read.ts). Read failures (a dropped connection, a restarted
  * server) are reported and retried with backoff from the cursor, so the subscription outlives them.
@@ -18,6 +21,9 @@ export interface SubscriptionContext {
   pollIntervalMs: number;
   pageSize: number;
 }
+
+/** The first wait for an announced append held back by an older transaction; doubled after. */
+const HELD_BACK_FIRST_WAIT_MS = 1;
 
 export class PostgresSubscription implements Subscription {
   private closed = false;
@@ -49,6 +55,7 @@ export class PostgresSubscription implements Subscription {
     const { readPage, notifier, onError, pollIntervalMs, pageSize } = this.context;
     let cursor = from;
     let failures = 0;
+    let heldBackWait = HELD_BACK_FIRST_WAIT_MS;
     try {
       while (!this.closed) {
         // Taken before the read: a notification during the read must not be slept through.
@@ -72,7 +79,14 @@ export class PostgresSubscription implements Subscription {
           };
           if (row.selected) yield toRecordedEvent(row);
         }
-        if (page.length < pageSize) await this.sleep(pollIntervalMs, generation);
+        if (page.length > 0) heldBackWait = HELD_BACK_FIRST_WAIT_MS;
+        if (page.length === pageSize) continue;
+        if (notifier.announcedTransaction > cursor.transactionId) {
+          await this.sleep(heldBackWait, generation);
+          heldBackWait = Math.min(heldBackWait * 2, pollIntervalMs);
+        } else {
+          await this.sleep(pollIntervalMs, generation);
+        }
       }
     } finally {
       this.onEnd();

@@ -87,6 +87,56 @@ describe('PostgreSQL ledger', () => {
     }
   });
 
+  it('delivers an append held back by an older transaction once it ends, not at the next poll', async () => {
+    // Its own pool, named, so its connections can be watched; a poll far beyond the test's
+    // deadline, so only the announced append can bring the event.
+    const application = name('patient');
+    const patientPool = new pg.Pool({ connectionString: url, application_name: application });
+    const patient = createPostgresLedger({ pool: patientPool, pollIntervalMs: 600_000 });
+    const activity = async (condition: string, values: unknown[] = []) =>
+      (
+        await pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND ${condition}`,
+          [application, ...values],
+        )
+      ).rowCount! > 0;
+    const start = (await patient.append(name('mark'), [event()], 'noStream')).position;
+    const prefix = name('behind');
+    const subscription = patient.subscribe(start, { streamPrefixes: [prefix] });
+    const received = collect(subscription);
+    const older = new pg.Client({ connectionString: url });
+    await older.connect();
+    try {
+      await waitFor(() => activity(`query LIKE 'LISTEN %'`), { description: 'the LISTEN' });
+      // Any writing transaction holds the horizon back (a projection's, a quote's): this one
+      // writes nothing to the ledger, so its end is announced to no one.
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      const held = event();
+      await patient.append(`${prefix}-held`, [held], 'noStream');
+      const { rows } = await older.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+      // The subscription has been woken by the append and read nothing it could deliver.
+      await waitFor(
+        () =>
+          activity(`query LIKE '%pg_snapshot_xmin%' AND query_start > $2 AND state = 'idle'`, [
+            rows[0]!.at,
+          ]),
+        { description: 'a page read after the append' },
+      );
+      expect(received.events).to.deep.equal([]);
+
+      await older.query('COMMIT');
+      await waitFor(() => received.events.length === 1, { description: 'the held-back event' });
+      expect(received.events.map((e) => e.id)).to.deep.equal([held.id]);
+    } finally {
+      await older.end();
+      await subscription.close();
+      await received.done;
+      await patient.close();
+      await patientPool.end();
+    }
+  });
+
   it('keeps subscriptions going, exactly once, through dropped connections', async function () {
     this.timeout(20_000);
     const prefix = name('drop');
