@@ -29,7 +29,9 @@
  * per phase, the wall time of each stage of the service's work (src/metrics/stage-timings.ts).
  *
  * To show where the time goes it also prints, per phase, the service thread's event-loop
- * utilisation and the latency of `ledger.append`, plus what a bare synchronous Postgres commit
+ * utilisation and the latency of `ledger.append`; per POST phase, the CPU each accepted order
+ * cost the service's threads (its main thread apart), PostgreSQL and anvil, as a multiple of
+ * what an order cost the ceiling (Linux: /proc); and what a bare synchronous Postgres commit
  * costs on this machine. For a CPU profile of the service thread:
  *   npm run bench:orders -- --profile prof      (one .cpuprofile per phase)
  */
@@ -47,10 +49,13 @@ import { fundOwners, type Trading } from './support/owners.js';
 import { phaseProfiler } from './support/phase-profiler.js';
 import {
   commandLine,
+  clusterCpuSeconds,
   loadAverages,
   machine,
+  processCpuSeconds,
   startScratchPostgres,
   table,
+  threadCpuSeconds,
 } from './support/harness.js';
 import { startTypeScriptWorker } from '../../src/threads/typescript-worker.js';
 import { recordStageTimings, takeStageTimings } from '../../src/metrics/stage-timings.js';
@@ -88,6 +93,8 @@ interface PhaseResult {
   latencies: number[];
   statuses: Record<string, number>;
   firstError: string | null;
+  /** CPU seconds the load generator's own thread used in the phase. */
+  clientCpu: number;
   /** Measured on the service's side (main thread) while the phase ran. */
   server?: ServerStats;
 }
@@ -101,6 +108,19 @@ interface ServerStats {
   appendP99: number;
   /** The wall time of each stage of the service's work in the phase (`--stages`). */
   stages: Map<string, number[]>;
+  /** CPU seconds used in the phase (Linux). */
+  cpu: PhaseCpu;
+}
+
+/**
+ * Where the cores went in a phase, in CPU seconds: this process (the service's threads and the
+ * load generator's), the service's main thread, the PostgreSQL cluster, anvil.
+ */
+interface PhaseCpu {
+  process: number;
+  mainThread: number;
+  postgres: number;
+  anvil: number;
 }
 
 /** Called around each measured phase, so the service side can measure the same interval. */
@@ -177,9 +197,12 @@ async function runPhase(
   okStatus: number,
 ): Promise<PhaseResult> {
   await hooks.start(index);
+  const cpuBefore = threadCpuSeconds();
   const load = await runLoad(url, requests, concurrency, okStatus);
+  const clientCpu = threadCpuSeconds() - cpuBefore;
   await hooks.end(index);
-  return { name, unit, concurrency, requests: requests.length, ok: load.latencies.length, ...load };
+  const ok = load.latencies.length;
+  return { name, unit, concurrency, requests: requests.length, ok, clientCpu, ...load };
 }
 
 async function runClient(
@@ -325,6 +348,7 @@ function report(
     ]);
   }
   console.log(`\n${table(server)}`);
+  reportCpu(options, result, ceiling);
   for (const p of result.phases) {
     if (p.server && p.server.stages.size > 0)
       console.log(`\nstages of ${p.name} c=${p.concurrency}:\n${stageTable(p.server.stages)}`);
@@ -361,6 +385,51 @@ function report(
 }
 
 /**
+ * What each accepted order cost the cores, per process, beside what the ceiling's cost: the
+ * throughput two saturated cores allow is their CPU over this sum, whatever the waits.
+ */
+function reportCpu(options: Options, result: ClientResult, ceiling: Ceiling | null): void {
+  const perOrder = (seconds: number, orders: number) =>
+    `${((seconds / orders) * 1000).toFixed(2)} ms`;
+  const ceilingCpu = ceiling ? ceiling.cpuPerOrder.server + ceiling.cpuPerOrder.postgres : null;
+  const rows = [
+    [
+      'phase',
+      'concurrency',
+      'service',
+      'its main thread',
+      'PostgreSQL',
+      'anvil',
+      'total',
+      'ceiling ×',
+    ],
+  ];
+  for (const p of result.phases) {
+    if (p.unit !== 'orders/s' || !p.server || p.ok === 0) continue;
+    const { cpu } = p.server;
+    const service = cpu.process - p.clientCpu;
+    const mainThread = options.client === 'main' ? cpu.mainThread - p.clientCpu : cpu.mainThread;
+    const total = service + cpu.postgres + cpu.anvil;
+    rows.push([
+      p.name,
+      String(p.concurrency),
+      perOrder(service, p.ok),
+      perOrder(mainThread, p.ok),
+      perOrder(cpu.postgres, p.ok),
+      perOrder(cpu.anvil, p.ok),
+      perOrder(total, p.ok),
+      ceilingCpu ? `${(total / p.ok / ceilingCpu).toFixed(1)}` : '-',
+    ]);
+  }
+  const ceilingLine = ceiling
+    ? `; the ceiling's: server ${(ceiling.cpuPerOrder.server * 1000).toFixed(2)} ms + PostgreSQL ${(ceiling.cpuPerOrder.postgres * 1000).toFixed(2)} ms`
+    : '';
+  console.log(
+    `\nCPU per accepted order (the load generator's thread left out)${ceilingLine}:\n${table(rows)}`,
+  );
+}
+
+/**
  * Each POST phase as a share of the machine's ceiling measured in this run (issue 26: at
  * concurrency 32 at least half of it with p99 ≤ 50 ms; alone, p50 ≤ 5 ms and p99 ≤ 25 ms).
  */
@@ -394,9 +463,23 @@ function reportAgainstCeiling(result: ClientResult, ceiling: Ceiling): void {
  */
 function serverProbe(
   ledger: Ledger,
+  postgresDir: string,
   profileDir: string | null,
   stages: boolean,
 ): { hooks: PhaseHooks; stats: ServerStats[] } {
+  const cpuNow = (): PhaseCpu => {
+    const { user, system } = process.cpuUsage();
+    return {
+      process: (user + system) / 1e6,
+      mainThread: threadCpuSeconds(),
+      postgres: clusterCpuSeconds(postgresDir),
+      anvil: processCpuSeconds(
+        ({ command, ppid }) => command === 'anvil' && ppid === process.pid,
+        false,
+      ),
+    };
+  };
+  let cpu = cpuNow();
   const stats: ServerStats[] = [];
   const profiler = profileDir === null ? null : phaseProfiler(profileDir, 'orders-phase');
   let appends: number[] | null = null;
@@ -417,8 +500,10 @@ function serverProbe(
       appends = [];
       recordStageTimings(stages);
       loop = performance.eventLoopUtilization();
+      cpu = cpuNow();
     },
     async end(index) {
+      const now = cpuNow();
       await profiler?.stop(index);
       const sorted = (appends ?? []).sort((a, b) => a - b);
       appends = null;
@@ -428,6 +513,12 @@ function serverProbe(
         appendP50: percentile(sorted, 50),
         appendP99: percentile(sorted, 99),
         stages: takeStageTimings(),
+        cpu: {
+          process: now.process - cpu.process,
+          mainThread: now.mainThread - cpu.mainThread,
+          postgres: now.postgres - cpu.postgres,
+          anvil: now.anvil - cpu.anvil,
+        },
       };
       recordStageTimings(false);
     },
@@ -520,7 +611,7 @@ async function main(): Promise<void> {
     const setupMs = performance.now() - setupStarted;
     const baseline = await commitBaseline(scratch.url('postgres'));
 
-    const probe = serverProbe(service.ledger, options.profile, options.stages);
+    const probe = serverProbe(service.ledger, scratch.dir, options.profile, options.stages);
     const result =
       options.client === 'worker'
         ? await clientOnWorker(service.url, options, trading, probe.hooks)

@@ -181,6 +181,13 @@ export function processCpuSeconds(
   return ticks / 100;
 }
 
+/** CPU seconds the calling thread has used so far (/proc/thread-self). Linux only. */
+export function threadCpuSeconds(): number {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * CPU seconds the cluster in `dir` has used so far: the postmaster and its backends, plus the
  * backends that already ended (counted into the postmaster's children's time). Linux only.
