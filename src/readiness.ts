@@ -97,8 +97,10 @@ export function createReadiness(deps: ReadinessDeps) {
   const network = async (name: string): Promise<[string, Verdict][]> => {
     const rpc = deps.chains.rpc(name)!;
     const indexer = deps.chains.indexer(name)!;
+    // Asked as the service asks its node: a connection the node closed while idle is tried
+    // again, not reported as the node gone.
     const head = await within(`rpc:${name}`, 'the node did not answer', () =>
-      rpc.provider.getBlockNumber(),
+      rpc.request('block number', (provider) => provider.getBlockNumber()),
     );
     if (!head.ok) {
       return [

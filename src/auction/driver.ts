@@ -158,7 +158,7 @@ export function createSettlementDriver(deps: DriverDeps): SettlementDriver {
           `the deadline ${deadline.toISOString()} passed first`,
         );
       }
-      const nonce = await rpc.provider.getTransactionCount(address, 'pending');
+      const nonce = await rpc.request('nonce', (p) => p.getTransactionCount(address, 'pending'));
       const tx = await wallet.sendTransaction({
         to: network.settlementContract,
         data,

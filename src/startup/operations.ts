@@ -42,7 +42,7 @@ export function watchOperations(
           // A network whose node or cursor does not answer has no figure this time.
           const behind = live
             .rpc(name)!
-            .provider.getBlockNumber()
+            .request('block number', (provider) => provider.getBlockNumber())
             .then((head) => live.indexer(name)!.behind(head));
           return [name, await behind.catch(() => null)];
         }),
