@@ -3,7 +3,8 @@
  *
  *   npm run bench:orders -- [--orders 20000] [--serial 2000] [--owners 50] [--concurrency 32]
  *                           [--reads 50000] [--warmup 500] [--client worker|main] [--profile DIR]
- *                           [--priced] [--stages] [--ceiling 8000] [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
+ *                           [--priced] [--stages] [--pg-statements] [--ceiling 8000]
+ *                           [--env KEY=VALUE …]   (service configuration, e.g. LEDGER=…)
  *
  * Starts a throw-away embedded PostgreSQL in a temp dir and the service on it with its own
  * devnet, funds `--owners` accounts there with WETH and a demo token (approved to the vault
@@ -32,7 +33,9 @@
  * utilisation and the latency of `ledger.append`; per POST phase, the CPU each accepted order
  * cost the service's threads (its main thread apart), PostgreSQL and anvil, as a multiple of
  * what an order cost the ceiling (Linux: /proc); and what a bare synchronous Postgres commit
- * costs on this machine. For a CPU profile of the service thread:
+ * costs on this machine. `--pg-statements` starts PostgreSQL with pg_stat_statements and prints
+ * the statements that cost it the most over the measured phases (`--serial 0 --warmup 0` for
+ * the concurrent phase alone). For a CPU profile of the service thread:
  *   npm run bench:orders -- --profile prof      (one .cpuprofile per phase)
  */
 import { parseArgs } from 'node:util';
@@ -53,7 +56,9 @@ import {
   loadAverages,
   machine,
   processCpuSeconds,
+  resetStatements,
   startScratchPostgres,
+  statementsReport,
   table,
   threadCpuSeconds,
 } from './support/harness.js';
@@ -76,6 +81,8 @@ interface Options {
   priced: boolean;
   /** Print, per phase, where the service's time went (src/metrics/stage-timings.ts). */
   stages: boolean;
+  /** Print the statements that cost PostgreSQL the most over the measured phases. */
+  pgStatements: boolean;
   /** Orders the machine's ceiling is measured over before the service starts (0: not measured). */
   ceiling: number;
   /** Extra configuration for the service, e.g. READ_YOUR_WRITES_TIMEOUT_MS=0 to isolate its cost. */
@@ -148,6 +155,7 @@ function parseOptions(argv: string[]): Options {
       profile: { type: 'string' },
       priced: { type: 'boolean', default: false },
       stages: { type: 'boolean', default: false },
+      'pg-statements': { type: 'boolean', default: false },
       ceiling: { type: 'string', default: '8000' },
       env: { type: 'string', multiple: true, default: [] },
     },
@@ -171,6 +179,7 @@ function parseOptions(argv: string[]): Options {
     profile: values.profile ?? null,
     priced: values.priced,
     stages: values.stages,
+    pgStatements: values['pg-statements'],
     ceiling: int('ceiling', 0),
     env: Object.fromEntries(
       values.env.map((pair) => {
@@ -464,9 +473,11 @@ function reportAgainstCeiling(result: ClientResult, ceiling: Ceiling): void {
 function serverProbe(
   ledger: Ledger,
   postgresDir: string,
-  profileDir: string | null,
-  stages: boolean,
+  options: Pick<Options, 'profile' | 'stages'>,
+  /** Run as the first phase starts (the setup's statements are not the phases'). */
+  beforeFirstPhase: () => Promise<void>,
 ): { hooks: PhaseHooks; stats: ServerStats[] } {
+  const { profile: profileDir, stages } = options;
   const cpuNow = (): PhaseCpu => {
     const { user, system } = process.cpuUsage();
     return {
@@ -495,7 +506,8 @@ function serverProbe(
   };
   let loop = performance.eventLoopUtilization();
   const hooks: PhaseHooks = {
-    async start() {
+    async start(index) {
+      if (index === 0) await beforeFirstPhase();
       await profiler?.start();
       appends = [];
       recordStageTimings(stages);
@@ -586,7 +598,9 @@ async function main(): Promise<void> {
   // Measured first, on the same machine within minutes, with nothing of the service running.
   const ceiling = options.ceiling > 0 ? await measureCeiling('ledger', options.ceiling) : null;
   const setupStarted = performance.now();
-  const scratch = await startScratchPostgres();
+  const scratch = await startScratchPostgres('batchbook-bench-', {
+    statements: options.pgStatements,
+  });
   try {
     const config = loadConfig({
       // Its own devnet, beside its own database: never the one in ./data. A few owners send
@@ -611,13 +625,20 @@ async function main(): Promise<void> {
     const setupMs = performance.now() - setupStarted;
     const baseline = await commitBaseline(scratch.url('postgres'));
 
-    const probe = serverProbe(service.ledger, scratch.dir, options.profile, options.stages);
+    const probe = serverProbe(service.ledger, scratch.dir, options, async () => {
+      if (options.pgStatements) await resetStatements(scratch.url('bench'));
+    });
     const result =
       options.client === 'worker'
         ? await clientOnWorker(service.url, options, trading, probe.hooks)
         : await runClient(service.url, options, trading, probe.hooks);
     result.phases.forEach((phase, i) => (phase.server = probe.stats[i]));
     report(options, result, setupMs, baseline, ceiling);
+    if (options.pgStatements) {
+      console.log(
+        `\nPostgreSQL's costliest statements over the measured phases:\n${await statementsReport(scratch.url('bench'))}`,
+      );
+    }
   } finally {
     await scratch.stop();
   }

@@ -86,8 +86,14 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
   }
 }
 
+/** Starts `statementsReport`'s counts afresh (the scratch cluster started with `statements`). */
+export async function resetStatements(url: string): Promise<void> {
+  await query(url, 'SELECT pg_stat_statements_reset()');
+}
+
 /**
- * The statements that cost PostgreSQL the most time in `url`'s database since it started (the
+ * The statements that cost PostgreSQL the most time in `url`'s database since it started (or
+ * since `resetStatements`) (the
  * scratch cluster started with `statements`): where the server's share of the cores went.
  */
 export async function statementsReport(url: string, limit = 15): Promise<string> {
