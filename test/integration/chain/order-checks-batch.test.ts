@@ -2,7 +2,8 @@
  * The chain reads of concurrent order submissions go to the node as one JSON-RPC batch
  * (`ChainRpc.request` with `batched`, src/chain/rpc.ts), against the real devnet behind an HTTP proxy that
  * records every request's body: each check still gets its own answer, a failed batch is retried
- * per check, and a hanging one ends every check as ChainUnavailable after one time-out.
+ * per check, a batch answered without some of its entries has those retried, and a hanging one
+ * ends every check as ChainUnavailable after one time-out.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +20,11 @@ interface RecordingProxy {
   url: string;
   /** The JSON body of every request received, in order. */
   bodies: unknown[];
-  /** What to do with the next requests: answer through the node, drop the connection, or hang. */
-  mode: 'forward' | 'drop' | 'hang';
+  /**
+   * What to do with the next requests: answer through the node, answer a batch with its first
+   * entry only (as nodes above their batch cap do), drop the connection, or hang.
+   */
+  mode: 'forward' | 'first-only' | 'drop' | 'hang';
   close(): Promise<void>;
 }
 
@@ -32,10 +36,17 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
       const body = Buffer.concat(chunks).toString();
       proxy.bodies.push(JSON.parse(body));
       if (proxy.mode === 'drop') req.socket.destroy();
-      if (proxy.mode !== 'forward') return;
+      if (proxy.mode === 'drop' || proxy.mode === 'hang') return;
+      const firstOnly = proxy.mode === 'first-only';
       const headers = { 'content-type': 'application/json' };
       fetch(target, { method: 'POST', headers, body })
-        .then(async (answer) => res.writeHead(answer.status, headers).end(await answer.text()))
+        .then(async (answer) => {
+          const text = await answer.text();
+          const parsed = JSON.parse(text) as unknown;
+          const sent =
+            firstOnly && Array.isArray(parsed) ? JSON.stringify(parsed.slice(0, 1)) : text;
+          res.writeHead(answer.status, headers).end(sent);
+        })
         .catch(() => req.socket.destroy());
     });
   });
@@ -141,6 +152,21 @@ describe('chain checks of concurrent submissions share one JSON-RPC batch', func
       JSON.stringify([entry.method, entry.params]);
     const later = new Set(proxy.bodies.slice(1).flatMap(entries).map(call));
     for (const dropped of entries(proxy.bodies[0])) expect(later).to.include(call(dropped));
+  });
+
+  it('sends again the entries a batch was answered without, each check answering as alone', async () => {
+    proxy.mode = 'first-only';
+    const answers = Promise.all(oneTurn());
+    await waitFor(() => proxy.bodies.length > 0, { description: 'the first batch' });
+    proxy.mode = 'forward';
+    expect(await answers).to.deep.equal(expected);
+    const call = (entry: { method: string; params?: unknown }) =>
+      JSON.stringify([entry.method, entry.params]);
+    // The first entry was answered; the five others were asked again.
+    const [answered, ...unanswered] = entries(proxy.bodies[0]);
+    const later = proxy.bodies.slice(1).flatMap(entries).map(call);
+    for (const missing of unanswered) expect(later).to.include(call(missing));
+    expect(later.filter((c) => c === call(answered!))).to.have.length(0);
   });
 
   it('ends every check of a hanging batch as ChainUnavailable after one time-out', async () => {
