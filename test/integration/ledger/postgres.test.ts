@@ -204,10 +204,16 @@ describe('PostgreSQL ledger', () => {
     // Notifications alone wake the subscriptions here: no poll interval interferes.
     const quiet = createPostgresLedger({ pool: own, pollIntervalMs: 600_000 });
     let pageReads = 0;
-    const query = own.query.bind(own) as (...args: unknown[]) => unknown;
+    let readsInFlight = 0;
+    const query = own.query.bind(own) as (...args: unknown[]) => Promise<unknown>;
     own.query = ((...args: unknown[]) => {
-      if ((args[0] as { name?: string }).name === 'ledger-read-page') pageReads += 1;
-      return query(...args);
+      if ((args[0] as { name?: string }).name !== 'ledger-read-page') return query(...args);
+      pageReads += 1;
+      readsInFlight += 1;
+      const read = query(...args);
+      const done = () => void (readsInFlight -= 1);
+      read.then(done, done);
+      return read;
     }) as typeof own.query;
     const subscriptions = [];
     try {
@@ -222,14 +228,20 @@ describe('PostgreSQL ledger', () => {
       const followers = Array.from({ length: 6 }, () => quiet.subscribe(head));
       subscriptions.push(...followers);
       const received = followers.map(collect);
+      // Their first read, at the head, shared: before the append, so it finds nothing.
+      await waitFor(() => pageReads > 0 && readsInFlight === 0, { description: 'the first read' });
+      expect(pageReads).to.equal(1);
+      pageReads = 0;
       const live = event();
       await quiet.append(name('live'), [live], 'noStream');
       await waitFor(() => received.every((r) => r.events.length === 1), {
         description: 'the live event at every follower',
       });
       expect(received.map((r) => r.events[0]!.id)).to.deep.equal(followers.map(() => live.id));
-      // One read at the head when they subscribed, one when the append's notification came.
-      expect(pageReads).to.equal(2);
+      // One read when the append's notification came, shared by the six. (A transaction of
+      // another test's database can hold the append back: the followers then look again
+      // together, and one more shared read brings it.)
+      expect(pageReads).to.be.at.least(1).and.below(followers.length);
     } finally {
       await Promise.all(subscriptions.map((s) => s.close()));
       await quiet.close();
