@@ -64,6 +64,9 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
 }
 
 const entries = (body: unknown) => (Array.isArray(body) ? body : [body]) as { method: string }[];
+/** An entry as its method and parameters: the same call sent again compares equal. */
+const call = (entry: { method: string; params?: unknown }) =>
+  JSON.stringify([entry.method, entry.params]);
 
 describe('chain checks of concurrent submissions share one JSON-RPC batch', function () {
   this.timeout(60_000);
@@ -118,6 +121,14 @@ describe('chain checks of concurrent submissions share one JSON-RPC batch', func
       checks.eip1271SignatureValid(owners.funded, `0x${'11'.repeat(32)}` as Hex, '0x1234'),
     ];
   };
+  /** One turn's checks, their first batch handled as `mode` says and everything after forwarded. */
+  const oneTurnFirstBatch = async (mode: RecordingProxy['mode']) => {
+    proxy.mode = mode;
+    const answers = Promise.all(oneTurn());
+    await waitFor(() => proxy.bodies.length > 0, { description: 'the first batch' });
+    proxy.mode = 'forward';
+    return answers;
+  };
   const expected = [
     null,
     { errorType: 'InsufficientBalance' },
@@ -138,30 +149,18 @@ describe('chain checks of concurrent submissions share one JSON-RPC batch', func
   });
 
   it('retries a batch whose connection dropped, each check answering as alone', async () => {
-    proxy.mode = 'drop';
-    const answers = Promise.all(oneTurn());
     // Once the batch has been dropped, the retries get through.
-    await waitFor(() => proxy.bodies.length > 0, { description: 'the first batch' });
-    proxy.mode = 'forward';
-    expect(await answers).to.deep.equal(expected);
+    expect(await oneTurnFirstBatch('drop')).to.deep.equal(expected);
     expect(entries(proxy.bodies[0]).length).to.equal(6);
     // Each check retries on its own back-off timer: under load the six may not fire in one
     // turn, so the retries can come as more than one batch (followed by the checks' follow-up
     // reads), but every dropped call is sent again.
-    const call = (entry: { method: string; params?: unknown }) =>
-      JSON.stringify([entry.method, entry.params]);
     const later = new Set(proxy.bodies.slice(1).flatMap(entries).map(call));
     for (const dropped of entries(proxy.bodies[0])) expect(later).to.include(call(dropped));
   });
 
   it('sends again the entries a batch was answered without, each check answering as alone', async () => {
-    proxy.mode = 'first-only';
-    const answers = Promise.all(oneTurn());
-    await waitFor(() => proxy.bodies.length > 0, { description: 'the first batch' });
-    proxy.mode = 'forward';
-    expect(await answers).to.deep.equal(expected);
-    const call = (entry: { method: string; params?: unknown }) =>
-      JSON.stringify([entry.method, entry.params]);
+    expect(await oneTurnFirstBatch('first-only')).to.deep.equal(expected);
     // The first entry was answered; the five others were asked again.
     const [answered, ...unanswered] = entries(proxy.bodies[0]);
     const later = proxy.bodies.slice(1).flatMap(entries).map(call);

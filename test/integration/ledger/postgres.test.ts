@@ -44,13 +44,23 @@ describe('PostgreSQL ledger', () => {
     await pool?.end();
   });
 
+  /** A subscription from `on`'s end to the streams under a new prefix, and what it receives. */
+  const followNewStreams = async (on: PostgresLedger, label: string) => {
+    const start = (await on.append(name('mark'), [event()], 'noStream')).position;
+    const prefix = name(label);
+    const subscription = on.subscribe(start, { streamPrefixes: [prefix] });
+    return { start, prefix, subscription, received: collect(subscription) };
+  };
+  /** A session of the test's own, to hold a transaction open. */
+  const session = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return client;
+  };
+
   it('does not skip a transaction that took its position early and committed late', async () => {
-    const start = (await ledger.append(name('mark'), [event()], 'noStream')).position;
-    const prefix = name('late');
-    const subscription = ledger.subscribe(start, { streamPrefixes: [prefix] });
-    const received = collect(subscription);
-    const held = new pg.Client({ connectionString: url });
-    await held.connect();
+    const { start, prefix, subscription, received } = await followNewStreams(ledger, 'late');
+    const held = await session();
     try {
       // A writer the way the adapter writes: position taken now, commit delayed.
       const heldId = randomUUID();
@@ -100,12 +110,8 @@ describe('PostgreSQL ledger', () => {
           [application, ...values],
         )
       ).rowCount! > 0;
-    const start = (await patient.append(name('mark'), [event()], 'noStream')).position;
-    const prefix = name('behind');
-    const subscription = patient.subscribe(start, { streamPrefixes: [prefix] });
-    const received = collect(subscription);
-    const older = new pg.Client({ connectionString: url });
-    await older.connect();
+    const { start, prefix, subscription, received } = await followNewStreams(patient, 'behind');
+    const older = await session();
     try {
       await waitFor(() => activity(`query LIKE 'LISTEN %'`), { description: 'the LISTEN' });
       // Any writing transaction holds the horizon back (a projection's, a quote's): this one
