@@ -4,10 +4,10 @@
  *
  * It only makes subscriptions faster. A notification can arrive while the writer's transaction
  * is not yet readable (an older transaction is still running): each names its transaction, so a
- * subscription knows an announced append its read did not reach, and looks again soon. Notifications
- * sent while the connection is down are lost, so subscriptions poll as well. A lost connection is
- * re-opened with backoff, and every (re)connection wakes everyone once, to pick up what was
- * missed meanwhile.
+ * subscription knows of an announced append its read did not reach, and looks again soon.
+ * Notifications sent while the connection is down are lost, so subscriptions poll as well. A
+ * lost connection is re-opened with backoff, and every (re)connection wakes everyone once, to
+ * pick up what was missed meanwhile.
  */
 import type pg from 'pg';
 

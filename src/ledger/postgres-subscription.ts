@@ -1,12 +1,13 @@
 /**
  * A catch-up subscription to the Postgres ledger: pages through the readable all-stream from a
- * checkpoint, then waits for a notification or the poll interval and reads on. An append announced
- * but not yet readable (an older transaction of any kind still runs, and its end is announced to
- * no one) is looked for again after a short, growing wait instead: otherwise a read-your-writes
- * wait behind a projection's or a quote's transaction would last the whole poll interval. Each event is
- * delivered once, in all-stream order, because the cursor only moves over rows that no later
- * commit can precede (see postgres-read.ts). Read failures (a dropped connection, a restarted
- * server) are reported and retried with backoff from the cursor, so the subscription outlives them.
+ * checkpoint, then waits for a notification or the poll interval and reads on. An append
+ * announced but not yet readable (an older transaction of any kind still runs, and its end is
+ * announced to no one) is looked for again after a short, growing wait instead: otherwise a
+ * read-your-writes wait behind a projection's or a quote's transaction would last the whole poll
+ * interval. Each event is delivered once, in all-stream order, because the cursor only moves
+ * over rows that no later commit can precede (see postgres-read.ts). Read failures (a dropped
+ * connection, a restarted server) are reported and retried with backoff from the cursor, so the
+ * subscription outlives them.
  */
 import type { Notifier } from './postgres-notifier.js';
 import type { SharedPageRead } from './postgres-shared-pages.js';
