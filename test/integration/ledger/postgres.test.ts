@@ -110,7 +110,7 @@ describe('PostgreSQL ledger', () => {
           [application, ...values],
         )
       ).rowCount! > 0;
-    const { start, prefix, subscription, received } = await followNewStreams(patient, 'behind');
+    const { prefix, subscription, received } = await followNewStreams(patient, 'behind');
     const older = await session();
     try {
       await waitFor(() => activity(`query LIKE 'LISTEN %'`), { description: 'the LISTEN' });
