@@ -34,6 +34,12 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+/** ethers' refusal of a request to a destroyed provider. */
+const cancelled = (payload: JsonRpcPayload) =>
+  makeError('provider destroyed; cancelled request', 'UNSUPPORTED_OPERATION', {
+    operation: payload.method,
+  });
+
 /**
  * A provider that tells `observer` how each request it sends went, and sends the requests asked
  * in one event-loop turn when the turn ends, as JSON-RPC batches of up to `batchMaxCount`.
@@ -81,6 +87,11 @@ export class NodeProvider extends JsonRpcProvider {
   private drain(): void {
     const queued = this.queued;
     this.queued = [];
+    // Destroyed meanwhile: nothing more goes to the node, as with ethers' own queue.
+    if (this.destroyed) {
+      for (const { payload, reject } of queued) reject(cancelled(payload));
+      return;
+    }
     for (let start = 0; start < queued.length; start += this.batchMaxCount) {
       void this.dispatch(queued.slice(start, start + this.batchMaxCount));
     }
@@ -99,12 +110,7 @@ export class NodeProvider extends JsonRpcProvider {
     for (const { payload, resolve, reject } of batch) {
       const answer = byId.get(payload.id);
       if (this.destroyed) {
-        const operation = payload.method;
-        reject(
-          makeError('provider destroyed; cancelled request', 'UNSUPPORTED_OPERATION', {
-            operation,
-          }),
-        );
+        reject(cancelled(payload));
       } else if (answer === undefined) {
         reject(
           makeError('missing response for request', 'BAD_DATA', {

@@ -168,6 +168,21 @@ describe('chain checks of concurrent submissions share one JSON-RPC batch', func
     expect(later.filter((c) => c === call(answered!))).to.have.length(0);
   });
 
+  it('sends nothing a provider closed in the same turn was asked', async () => {
+    const closing = createChainRpc(devnet, proxy.url, { timeoutMs: 1_000, retries: 0 });
+    const asked = closing.request('block number', (p) => p.send('eth_blockNumber', []), {
+      batched: true,
+    });
+    closing.close();
+    const outcome = await asked.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(outcome).to.be.instanceOf(ChainUnavailableError);
+    expect((outcome as Error).message).to.include('provider destroyed');
+    expect(proxy.bodies).to.deep.equal([]);
+  });
+
   it('ends every check of a hanging batch as ChainUnavailable after one time-out', async () => {
     proxy.mode = 'hang';
     const started = Date.now();
