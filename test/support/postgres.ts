@@ -9,9 +9,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/postgres/embedded.js';
 import { migrateStores } from '../../src/postgres/migrations/apply.js';
+import { runSingleton } from './run-singleton.js';
 
-let cluster: Promise<{ handle: EmbeddedPostgresHandle; dir: string }> | undefined;
-let counter = 0;
+const run = runSingleton('postgres', () => ({
+  cluster: undefined as Promise<{ handle: EmbeddedPostgresHandle; dir: string }> | undefined,
+  databases: 0,
+}));
 
 async function startCluster() {
   const dir = await mkdtemp(path.join(tmpdir(), 'batchbook-test-pg-'));
@@ -32,9 +35,9 @@ export async function createDatabase(server: EmbeddedPostgresHandle, name: strin
 
 /** Creates an empty database on the shared test cluster and returns its connection URL. */
 export async function freshDatabase(): Promise<string> {
-  cluster ??= startCluster();
-  const { handle } = await cluster;
-  const name = `test_${process.pid}_${++counter}_${Date.now()}`;
+  run.cluster ??= startCluster();
+  const { handle } = await run.cluster;
+  const name = `test_${process.pid}_${++run.databases}_${Date.now()}`;
   await createDatabase(handle, name);
   return handle.url(name);
 }
@@ -56,14 +59,14 @@ export async function migratedDatabase(): Promise<string> {
 
 /** The running cluster, for tests that restart PostgreSQL itself. */
 export async function testCluster(): Promise<EmbeddedPostgresHandle> {
-  cluster ??= startCluster();
-  return (await cluster).handle;
+  run.cluster ??= startCluster();
+  return (await run.cluster).handle;
 }
 
 export async function stopTestCluster(): Promise<void> {
-  if (!cluster) return;
-  const { handle, dir } = await cluster;
-  cluster = undefined;
+  if (!run.cluster) return;
+  const { handle, dir } = await run.cluster;
+  run.cluster = undefined;
   await handle.stop();
   await rm(dir, { recursive: true, force: true });
 }
