@@ -9,7 +9,6 @@ import { DEVNET_CHAIN_ID, startAnvil } from '../../src/chain/devnet/anvil.js';
 import { deployDevnet, type DevnetDeployment } from '../../src/chain/devnet/deploy.js';
 import { devnetProvider, sendFromNode } from '../../src/chain/devnet/node-client.js';
 import { erc20MinterArtifact, weth9Artifact } from '../../src/chain/devnet/artifacts.js';
-import { runSingleton } from './run-singleton.js';
 
 export interface FundOptions {
   /** The owner's allowance to the vault relayer afterwards; default max. */
@@ -115,7 +114,7 @@ function testChain(
   };
 }
 
-const shared = runSingleton('chains', () => new Map<number, Promise<TestChain>>());
+const shared = new Map<number, Promise<TestChain>>();
 
 /** The test run's chain with this id (default the devnet's), started on first use. */
 export function sharedTestChain(chainId = DEVNET_CHAIN_ID): Promise<TestChain> {
