@@ -51,11 +51,11 @@ import { CHAIN_ID, TOKENS, createFastOrderSigner } from '../../test/support/sign
 import { fundOwners, type Trading } from './support/owners.js';
 import { phaseProfiler } from './support/phase-profiler.js';
 import {
+  anvilCpuSeconds,
   commandLine,
   clusterCpuSeconds,
   loadAverages,
   machine,
-  processCpuSeconds,
   resetStatements,
   startScratchPostgres,
   statementsReport,
@@ -484,10 +484,7 @@ function serverProbe(
       process: (user + system) / 1e6,
       mainThread: threadCpuSeconds(),
       postgres: clusterCpuSeconds(postgresDir),
-      anvil: processCpuSeconds(
-        ({ command, ppid }) => command === 'anvil' && ppid === process.pid,
-        false,
-      ),
+      anvil: anvilCpuSeconds(),
     };
   };
   let cpu = cpuNow();

@@ -20,7 +20,7 @@ import type { Address } from '../../src/domain/events.js';
 import { networkByName } from '../../src/domain/networks.js';
 import { startTestChain } from '../../test/support/chain.js';
 import { percentile } from './support/load.js';
-import { commandLine, loadAverage, machine, processCpuSeconds, table } from './support/harness.js';
+import { anvilCpuSeconds, commandLine, loadAverage, machine, table } from './support/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,10 +32,6 @@ const { values } = parseArgs({
 });
 const checks = Number(values.checks);
 const concurrency = Number(values.concurrency);
-
-/** CPU seconds used so far by this process's anvil children. */
-const anvilCpuSeconds = (): number =>
-  processCpuSeconds(({ command, ppid }) => command === 'anvil' && ppid === process.pid, false);
 
 let httpRequests = 0;
 diagnostics.subscribe('http.client.request.start', () => httpRequests++);

@@ -187,6 +187,14 @@ export function processCpuSeconds(
   return ticks / 100;
 }
 
+/** CPU seconds used so far by this process's anvil children (a devnet it started). Linux only. */
+export function anvilCpuSeconds(): number {
+  return processCpuSeconds(
+    ({ command, ppid }) => command === 'anvil' && ppid === process.pid,
+    false,
+  );
+}
+
 /** CPU seconds the calling thread has used so far (/proc/thread-self). Linux only. */
 export function threadCpuSeconds(): number {
   const stat = readFileSync('/proc/thread-self/stat', 'utf8');
