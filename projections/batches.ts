@@ -1,11 +1,13 @@
 /**
  * Cuts a catch-up subscription into batches: wait for one event, then take whatever else the
  * subscription can hand over without waiting (up to `max`). Under load batches grow, which is
- * what lets a projector keep up; when idle, a single event is applied at once (low lag).
+ * what lets a projector keep up; when idle, a single event is applied at once (low lag). A
+ * projector in no hurry may ask for `more` events to join a batch it holds.
  */
 import type { RecordedEvent, Subscription } from '../src/ledger/port.js';
 
 const IDLE = Symbol('idle');
+const GAVE_UP = Symbol('gave up');
 
 /** Resolves after the current microtasks: anything already buffered settles before it. */
 function idle(): Promise<typeof IDLE> {
@@ -22,12 +24,38 @@ export class BatchReader {
     this.iterator = subscription[Symbol.asyncIterator]();
   }
 
+  /** True once the subscription has ended (closed): every later batch is []. */
+  get ended(): boolean {
+    return this.done;
+  }
+
   /** The next batch, or [] once the subscription has ended (closed). */
   async next(max: number): Promise<RecordedEvent[]> {
     if (this.done) return [];
     const first = await this.take();
     if (first.done) return this.end([]);
-    const batch = [first.value];
+    return this.withBuffered([first.value], max);
+  }
+
+  /**
+   * The events that come before `until` settles, at most `max`: the first one to come, then
+   * whatever else is buffered. [] when `until` settles first (the wait for the next event is
+   * kept for the next call) or the subscription ends.
+   */
+  async more(max: number, until: Promise<unknown>): Promise<RecordedEvent[]> {
+    if (this.done || max <= 0) return [];
+    const next = this.take();
+    const first = await Promise.race([next, until.then((): typeof GAVE_UP => GAVE_UP)]);
+    if (first === GAVE_UP) {
+      this.pending = next;
+      return [];
+    }
+    if (first.done) return this.end([]);
+    return this.withBuffered([first.value], max);
+  }
+
+  /** `batch` and whatever else the subscription hands over without waiting, up to `max`. */
+  private async withBuffered(batch: RecordedEvent[], max: number): Promise<RecordedEvent[]> {
     while (batch.length < max) {
       const next = this.take();
       const result = await Promise.race([next, idle()]);

@@ -3,6 +3,13 @@
  * Every accepted order waits here for its own event to be projected, so waiting costs a timer
  * and a set entry, and each checkpoint move wakes exactly the waiters it satisfies.
  */
+export interface BoardHooks {
+  /** Told of every checkpoint recorded (an engine on another thread relays them). */
+  onSet?(projector: string, position: string | null): void;
+  /** Told of every wait that has to wait: its projector may be in no hurry (runner.ts `want`). */
+  onWait?(projector: string, position: string): void;
+}
+
 interface Waiter {
   position: string;
   resolve(reached: boolean): void;
@@ -17,8 +24,7 @@ export class CheckpointBoard {
   constructor(
     projectors: readonly string[],
     private readonly compare: (a: string, b: string) => number,
-    /** Told of every checkpoint recorded (an engine on another thread relays them). */
-    private readonly onSet?: (projector: string, position: string | null) => void,
+    private readonly hooks: BoardHooks = {},
   ) {
     for (const name of projectors) {
       this.positions.set(name, null);
@@ -39,7 +45,7 @@ export class CheckpointBoard {
   set(projector: string, position: string | null): void {
     this.known(projector);
     this.positions.set(projector, position);
-    this.onSet?.(projector, position);
+    this.hooks.onSet?.(projector, position);
     if (position === null) return;
     for (const waiter of this.waiters.get(projector)!) {
       if (this.compare(position, waiter.position) >= 0) this.settle(projector, waiter, true);
@@ -57,6 +63,7 @@ export class CheckpointBoard {
         timer: setTimeout(() => this.settle(projector, waiter, false), timeoutMs),
       };
       this.waiters.get(projector)!.add(waiter);
+      this.hooks.onWait?.(projector, position);
     });
   }
 

@@ -18,6 +18,11 @@ import { ProjectorWorker } from './worker.js';
 export interface ProjectionEngine {
   /** True once `projector` has applied everything up to `position`; false after `timeoutMs`. */
   waitFor(projector: string, position: string, timeoutMs: number): Promise<boolean>;
+  /**
+   * A wait of this instance wants `projector` to reach `position` (`waitFor` tells it by
+   * itself): a batch gathering events for it goes as soon as it holds that position.
+   */
+  want(projector: string, position: string): void;
   /** The last known checkpoint of `projector` (null: nothing applied yet). */
   checkpoint(projector: string): string | null;
   /** Finishes the batches in flight, releases the leader locks, answers pending waits false. */
@@ -40,6 +45,11 @@ export interface ProjectionOptions {
   schema?: string;
   /** Most events per batch transaction; default 500. */
   batchSize?: number;
+  /**
+   * How long a projector that `gathers` may hold a batch open for more events while no wait of
+   * this instance wants it (ms); default 25, 0: never.
+   */
+  batchWindowMs?: number;
   /** Batch, subscription and connection failures (all retried); default: console.error. */
   onError?(err: unknown, projector?: string): void;
   /** Told of every checkpoint the engine learns, its own or another instance's. */
@@ -47,6 +57,7 @@ export interface ProjectionOptions {
 }
 
 export const DEFAULT_BATCH_SIZE = 500;
+export const DEFAULT_BATCH_WINDOW_MS = 25;
 
 /** Creates or upgrades the read models, then starts following the ledger in the background. */
 export async function startProjections(options: ProjectionOptions): Promise<ProjectionEngine> {
@@ -61,12 +72,12 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
   await prepareProjectors(options.migrationDb ?? db, schema, projectors);
 
   const instance = randomUUID();
-  const board = new CheckpointBoard(
-    names,
-    (a, b) => ledger.comparePositions(a, b),
-    options.onCheckpoint,
-  );
   const workers = new Map<string, ProjectorWorker>();
+  const want = (projector: string, position: string) => workers.get(projector)?.want(position);
+  const board = new CheckpointBoard(names, (a, b) => ledger.comparePositions(a, b), {
+    onSet: options.onCheckpoint,
+    onWait: want,
+  });
   // A leading worker publishes its own checkpoints; notices and table reads would race with it.
   const followed = (projector: string) => board.has(projector) && !workers.get(projector)?.leading;
 
@@ -93,6 +104,7 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
       instance,
       requestLeadership: options.requestLeadership,
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      batchWindowMs: options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
       publish: (name, position) => board.set(name, position),
       report,
     });
@@ -102,6 +114,7 @@ export async function startProjections(options: ProjectionOptions): Promise<Proj
   let stopping: Promise<void> | undefined;
   return {
     waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),
+    want,
     checkpoint: (projector) => board.get(projector),
     stop: () =>
       (stopping ??= (async () => {

@@ -16,6 +16,13 @@
  * its next real batch, or on its own once the ledger has been quiet for a moment or the
  * stored position has trailed for too long. A restart in between re-reads those events and
  * passes over them again: the read model is the same either way.
+ *
+ * A projector that `gathers` (no command's answer waits on it as a rule) holds a batch smaller
+ * than the batch size open for up to the batch window, taking in the events that come
+ * meanwhile: under a stream of orders one transaction then covers many instead of each. A wait
+ * of this instance (`want`) for a position past what the worker has applied closes the window
+ * as soon as the batch reaches that position; a wait on another instance learns of the batch at
+ * most one window later.
  */
 import type { Knex } from 'knex';
 import { STREAM_PREFIXES, type EventType } from '../src/domain/events.js';
@@ -35,6 +42,8 @@ export interface WorkerContext {
   instance: string;
   requestLeadership: RequestLeadership;
   batchSize: number;
+  /** How long a projector that `gathers` may hold a batch open for more events (ms). */
+  batchWindowMs: number;
   publish(projector: string, position: string | null): void;
   report(err: unknown, projector: string): void;
 }
@@ -55,6 +64,10 @@ export class ProjectorWorker {
   private subscription: Subscription | null = null;
   private leadership: Leadership | null = null;
   private readonly wakers = new Set<() => void>();
+  /** The furthest position a wait of this instance has asked for (see `want`). */
+  private wanted: string | null = null;
+  /** What a want wakes: the window of a gathering batch. */
+  private readonly wantWakers = new Set<() => void>();
   private readonly running: Promise<void>;
 
   constructor(
@@ -67,6 +80,16 @@ export class ProjectorWorker {
   /** True while this instance holds the projector's leader lock. */
   get leading(): boolean {
     return this.leadership?.held ?? false;
+  }
+
+  /**
+   * A wait of this instance wants `position` projected: a batch gathering events goes as soon
+   * as it holds it.
+   */
+  want(position: string): void {
+    const { comparePositions } = this.ctx.ledger;
+    if (this.wanted === null || comparePositions(position, this.wanted) > 0) this.wanted = position;
+    for (const wake of this.wantWakers) wake();
   }
 
   async stop(): Promise<void> {
@@ -143,10 +166,13 @@ export class ProjectorWorker {
             if (this.stopped || leadership.lost) break;
             throw new Error('the ledger subscription ended');
           }
-          const last = batch[batch.length - 1]!.position;
           const relevant = batch.some(
             (e) => eventTypes.has(e.type as EventType) && (this.projector.changes?.(e) ?? true),
           );
+          if (relevant && this.projector.gathers) {
+            batch = await this.gather(reader, batch, followed, leadership);
+          }
+          const last = batch[batch.length - 1]!.position;
           if (!relevant && followed === stored) trailingSince = performance.now();
           if (relevant || performance.now() - trailingSince >= MAX_TRAIL_MS) {
             const outcome = await this.applyWithRetry(
@@ -177,6 +203,54 @@ export class ProjectorWorker {
         await subscription.close();
       }
     }
+  }
+
+  /**
+   * `batch` and the events that join it within the batch window, up to the batch size; it goes
+   * early once it holds the furthest position a wait of this instance wants past `applied`.
+   */
+  private async gather(
+    reader: BatchReader,
+    batch: RecordedEvent[],
+    applied: string | null,
+    leadership: Leadership,
+  ): Promise<RecordedEvent[]> {
+    const { batchSize, batchWindowMs, ledger } = this.ctx;
+    const closes = performance.now() + batchWindowMs;
+    for (;;) {
+      const last = batch[batch.length - 1]!.position;
+      const wanted = this.wanted;
+      const awaited =
+        wanted !== null &&
+        (applied === null || ledger.comparePositions(wanted, applied) > 0) &&
+        ledger.comparePositions(wanted, last) <= 0;
+      const left = closes - performance.now();
+      if (awaited || left <= 0 || batch.length >= batchSize || reader.ended) return batch;
+      if (this.stopped || leadership.lost) return batch;
+      const window = this.windowOrWant(left);
+      try {
+        batch = batch.concat(await reader.more(batchSize - batch.length, window.closed));
+      } finally {
+        window.close();
+      }
+    }
+  }
+
+  /** Closes after `ms`, at a want, or when the worker is stopped or loses its leadership. */
+  private windowOrWant(ms: number): { closed: Promise<void>; close(): void } {
+    let close!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      close = () => {
+        clearTimeout(timer);
+        this.wakers.delete(close);
+        this.wantWakers.delete(close);
+        resolve();
+      };
+      const timer = setTimeout(close, ms);
+      this.wakers.add(close);
+      this.wantWakers.add(close);
+    });
+    return { closed, close };
   }
 
   /** The next batch, or QUIET if none comes within QUIET_STORE_MS (or the worker is stopping). */

@@ -226,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60_000),
     projectionThreadHeapMb: integer(env, 'PROJECTION_THREAD_HEAP_MB', 1024, 64, 65_536),
+    projectionBatchWindowMs: integer(env, 'PROJECTION_BATCH_WINDOW_MS', 25, 0, 1_000),
     readiness: {
       maxProjectionLagSeconds: integer(env, 'READY_PROJECTION_LAG_SECONDS', 30, 0, 86_400),
       maxIndexerLagBlocks: integer(env, 'READY_INDEXER_LAG_BLOCKS', 20, 0, 1_000_000),

@@ -38,6 +38,7 @@ export function noticesProjector(): Projector {
     // 3: rows that depended on how the events were batched (a failed settlement's hold on a
     // closed order; a subscription added and removed in one batch) rebuilt alike.
     version: 3,
+    gathers: true,
     tables: NOTICE_TABLES,
     readerIndexes: [NOTICES_BY_ACCOUNT_INDEX],
     eventTypes: NOTICE_EVENT_TYPES,

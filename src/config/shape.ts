@@ -79,6 +79,11 @@ export interface Config {
    * starts again from its checkpoints, instead of growing the whole process.
    */
   projectionThreadHeapMb: number;
+  /**
+   * How long a projector no command waits on as a rule (notices, trades, auctions) may hold a
+   * batch open for more events while no wait of this instance wants it (ms; 0: never).
+   */
+  projectionBatchWindowMs: number;
   /** One log line per answered request. */
   accessLog: boolean;
   /** When `/ready` and `/{network}/api/v1/ready` answer 503 (src/readiness.ts). */

@@ -12,7 +12,15 @@ export interface ProjectionThreadData {
   databaseUrl: string;
   deadlines: PostgresDeadlines;
   ledger: Config['ledger'];
+  /** How long a projector in no hurry may hold a batch open (ms); default: the engine's. */
+  batchWindowMs?: number;
 }
+
+/**
+ * A wait of the service thread wants `projector` at `position`: a projector in no hurry then
+ * closes its batch as soon as it holds that position.
+ */
+export type ToProjectionThread = { type: 'wanted'; projector: string; position: string };
 
 export type FromProjectionThread =
   /** A projector's checkpoint as the thread's engine knows it (null: rebuilt, nothing applied). */

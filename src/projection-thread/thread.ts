@@ -13,7 +13,7 @@ import { allProjectors } from '../../projections/index.js';
 import type { ProjectionEngine } from '../../projections/runner.js';
 import { fromRecord } from '../threads/error-record.js';
 import { superviseThread } from '../threads/supervisor.js';
-import type { FromProjectionThread, ProjectionThreadData } from './messages.js';
+import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './messages.js';
 
 /**
  * The thread reads the ledger and does not create its tables: its starter has (the service's
@@ -55,11 +55,28 @@ export async function startProjectionThread(
   options: ProjectionThreadOptions,
 ): Promise<ProjectionThreadEngine> {
   const { comparePositions, onError, workerUrl = WORKER_URL, heapLimitMb, ...data } = options;
-  const board = new CheckpointBoard(
-    allProjectors().map((p) => p.name),
-    comparePositions,
+  const projectors = allProjectors();
+  /**
+   * The projectors in no hurry, and the furthest position a wait has asked each for: only a
+   * further one is worth a message. (A thread started again after an end learns of the next
+   * further one; the waits between go at most one batch window later.)
+   */
+  const wanted = new Map<string, string | null>(
+    projectors.filter((p) => p.gathers).map((p) => [p.name, null]),
   );
-  const { thread, started } = superviseThread<FromProjectionThread, never>({
+  const want = (projector: string, position: string) => {
+    if (!wanted.has(projector)) return;
+    const furthest = wanted.get(projector);
+    if (furthest && comparePositions(position, furthest) <= 0) return;
+    wanted.set(projector, position);
+    thread.post({ type: 'wanted', projector, position });
+  };
+  const board = new CheckpointBoard(
+    projectors.map((p) => p.name),
+    comparePositions,
+    { onWait: want },
+  );
+  const { thread, started } = superviseThread<FromProjectionThread, ToProjectionThread>({
     name: 'the projection thread',
     moduleUrl: workerUrl,
     data: data satisfies ProjectionThreadData,
@@ -74,6 +91,7 @@ export async function startProjectionThread(
   let stopped: Promise<void> | undefined;
   return {
     waitFor: (projector, position, timeoutMs) => board.waitFor(projector, position, timeoutMs),
+    want,
     checkpoint: (projector) => board.get(projector),
     heapUsed: () => thread.heapUsed(),
     running: () => thread.running(),

@@ -9,13 +9,13 @@ import knex, { type Knex } from 'knex';
 import type pg from 'pg';
 import { dedicatedConnectionConfig } from '../../projections/connection.js';
 import { allProjectors } from '../../projections/index.js';
-import { startProjections } from '../../projections/runner.js';
+import { startProjections, type ProjectionEngine } from '../../projections/runner.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { createPool, knexOptions, migrationKnexOptions } from '../postgres/connection-options.js';
 import { leadershipOn } from '../postgres/leadership.js';
 import { errorRecord } from '../threads/error-record.js';
 import { runSupervised } from '../threads/supervised.js';
-import type { FromProjectionThread, ProjectionThreadData } from './messages.js';
+import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './messages.js';
 
 /** The ledger's page reads (shared by the subscriptions) and its LISTEN session. */
 const LEDGER_POOL_MAX = 8;
@@ -27,8 +27,12 @@ const post = (message: FromProjectionThread) => parentPort!.postMessage(message)
 const reportError = (err: unknown, projector?: string) =>
   post({ type: 'error', error: errorRecord(err), ...(projector ? { projector } : {}) });
 
-await runSupervised({
+/** The engine once started: the service thread's wants go to it. */
+let engine: ProjectionEngine | undefined;
+
+await runSupervised<ToProjectionThread>({
   reportError,
+  onMessage: (message) => engine?.want(message.projector, message.position),
   async start(closeLater) {
     const pool: pg.Pool = createPool(data.databaseUrl, data.deadlines, LEDGER_POOL_MAX);
     pool.on('error', (err) => reportError(err));
@@ -62,16 +66,18 @@ await runSupervised({
       log,
     });
     try {
-      const engine = await startProjections({
+      const started = await startProjections({
         ledger,
         db,
         migrationDb,
         projectors: allProjectors(),
+        batchWindowMs: data.batchWindowMs,
         requestLeadership: leadershipOn(dedicatedConnectionConfig(db)),
         onError: reportError,
         onCheckpoint: (projector, position) => post({ type: 'checkpoint', projector, position }),
       });
-      closeLater(() => engine.stop());
+      closeLater(() => started.stop());
+      engine = started;
     } finally {
       await migrationDb.destroy();
     }

@@ -72,6 +72,7 @@ export async function startService(
       databaseUrl: infra.database.url,
       deadlines: infra.deadlines,
       ledger: config.ledger,
+      batchWindowMs: config.projectionBatchWindowMs,
       comparePositions: (a, b) => ledger.comparePositions(a, b),
       onError: (err, projector) =>
         life.report('projection batch failed; retrying', err, { projector }),

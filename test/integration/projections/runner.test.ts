@@ -4,6 +4,7 @@ import { ordersProjector } from '../../../projections/orders/projector.js';
 import type { Projector } from '../../../projections/projector.js';
 import { startProjections, type ProjectionEngine } from '../../../projections/runner.js';
 import type { TradeSettledV1 } from '../../../src/domain/events.js';
+import type { Ledger, RecordedEvent, Subscription } from '../../../src/ledger/port.js';
 import { knexOptions } from '../../../src/postgres/connection-options.js';
 import { holdLock } from '../../support/held-lock.js';
 import { waitFor, withDeadline } from '../../support/wait.js';
@@ -87,10 +88,63 @@ function failing(inner: Projector, failures: number, kill: boolean): Projector {
   };
 }
 
+/** A projector of trades that keeps nothing but the positions of each batch it was handed. */
+function fillsProjector(batches: string[][], options: { gathers?: boolean } = {}): Projector {
+  return {
+    name: 'fills',
+    version: 1,
+    tables: [],
+    eventTypes: new Set(['TradeSettled']),
+    ...options,
+    migrate: async () => undefined,
+    async handle(_trx, events) {
+      batches.push(events.map((e) => e.position));
+    },
+  };
+}
+
+/** Appends `count` trades of one order, one after the other; their positions. */
+async function appendFills(t: TestDatabase, n: number, count: number): Promise<string[]> {
+  const placed = orderPlaced(n);
+  const positions: string[] = [];
+  for (let f = 0; f < count; f++) {
+    const trade = tradeSettled(placed, { sell: 1n, buy: 1n }, n, f);
+    positions.push(await append(t.ledger, 'TradeSettled', trade));
+  }
+  return positions;
+}
+
+/** `ledger`, whose subscriptions tell `handed` of each event as they hand it to their reader. */
+function watchedLedger(ledger: Ledger, handed: (event: RecordedEvent) => void): Ledger {
+  return new Proxy(ledger, {
+    get(target, key) {
+      if (key !== 'subscribe') {
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (...args: Parameters<Ledger['subscribe']>): Subscription => {
+        const subscription = target.subscribe(...args);
+        return {
+          close: () => subscription.close(),
+          async *[Symbol.asyncIterator]() {
+            for await (const event of subscription) {
+              handed(event);
+              yield event;
+            }
+          },
+        };
+      };
+    },
+  });
+}
+
 describe('projection runner', () => {
   let t: TestDatabase;
   const engines: ProjectionEngine[] = [];
-  const start = async (projectors: Projector[], options: { batchSize?: number } = {}) => {
+  const start = async (
+    projectors: Projector[],
+    options: { batchSize?: number; batchWindowMs?: number; ledger?: Ledger } = {},
+  ) => {
     const errors: unknown[] = [];
     const engine = await startProjections({
       ...projectionDeps(t),
@@ -154,37 +208,58 @@ describe('projection runner', () => {
   });
 
   it('opens no batch for events a projector does not handle, and stores its checkpoint once quiet', async () => {
-    const handled: string[] = [];
-    const fills: Projector = {
-      name: 'fills',
-      version: 1,
-      tables: [],
-      eventTypes: new Set(['TradeSettled']),
-      migrate: async () => undefined,
-      async handle(_trx, events) {
-        handled.push(...events.map((e) => `${e.type} ${e.position}`));
-      },
-    };
+    const batches: string[][] = [];
+    const fills = fillsProjector(batches);
     const placedOnly = await writeOrders(t, 0, 40, 0);
     const first = await start([fills]);
     expect(await first.engine.waitFor('fills', placedOnly, 20_000)).to.equal(true);
     await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === placedOnly, {
       description: 'the checkpoint stored after the ledger went quiet',
     });
-    expect(handled).to.deep.equal([]);
+    expect(batches).to.deep.equal([]);
 
     // A new instance resumes from the stored position; only the fills reach the projector.
     await first.engine.stop();
     const second = await start([fills]);
-    const placed = orderPlaced(1000);
-    const fillPositions: string[] = [];
-    for (let f = 0; f < 3; f++) {
-      const trade = tradeSettled(placed, { sell: 1n, buy: 1n }, 1000, f);
-      fillPositions.push(await append(t.ledger, 'TradeSettled', trade));
-    }
+    const fillPositions = await appendFills(t, 1000, 3);
     expect(await second.engine.waitFor('fills', fillPositions.at(-1)!, 20_000)).to.equal(true);
-    expect(handled).to.deep.equal(fillPositions.map((p) => `TradeSettled ${p}`));
+    expect(batches.flat()).to.deep.equal(fillPositions);
     expect(second.errors).to.deep.equal([]);
+  });
+
+  it('gathers what a projector in no hurry is handed into one batch, until a wait wants it', async () => {
+    const batches: string[][] = [];
+    const handed = new Set<string>();
+    // A window longer than the test: only the wait can close the batch in time.
+    const { engine, errors } = await start([fillsProjector(batches, { gathers: true })], {
+      batchWindowMs: 600_000,
+      ledger: watchedLedger(t.ledger, (e) => handed.add(e.position)),
+    });
+    // Each trade reaches the projector's worker before the next is appended: without the
+    // window, each would be a batch of its own.
+    const positions: string[] = [];
+    for (let n = 1; n <= 3; n++) {
+      const [position] = await appendFills(t, n, 1);
+      await waitFor(() => handed.has(position!), { description: `trade ${n} handed over` });
+      positions.push(position!);
+    }
+    expect(await engine.waitFor('fills', positions.at(-1)!, 10_000)).to.equal(true);
+    expect(batches).to.deep.equal([positions]);
+    expect(await storedCheckpoint(t.db, 'fills')).to.equal(positions.at(-1));
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('applies a gathering batch at the end of its window when no wait wants it', async () => {
+    const batches: string[][] = [];
+    const { errors } = await start([fillsProjector(batches, { gathers: true })], {
+      batchWindowMs: 20,
+    });
+    const [position] = await appendFills(t, 2, 1);
+    await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === position, {
+      description: 'the batch applied with no wait for it',
+    });
+    expect(batches).to.deep.equal([[position]]);
+    expect(errors).to.deep.equal([]);
   });
 
   it('runs one instance per projector; a waiting one takes over when it stops', async () => {
