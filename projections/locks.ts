@@ -19,11 +19,16 @@ export function leaderLockKey(schema: string, projector: string): [string, strin
   return [LEADER, `${schema}.${projector}`];
 }
 
+/** The key of a projector's batch lock, which each of its batch transactions takes first. */
+export function batchLockKey(schema: string, projector: string): [string, string] {
+  return [BATCH, `${schema}.${projector}`];
+}
+
 export async function lockBatch(trx: Knex.Transaction, schema: string, projector: string) {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [
-    BATCH,
-    `${schema}.${projector}`,
-  ]);
+  await trx.raw(
+    'SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))',
+    batchLockKey(schema, projector),
+  );
 }
 
 /** `lockBatch` as SQL text for a simple-protocol query: `literal` escapes the inlined keys. */
@@ -32,9 +37,8 @@ export function lockBatchSql(
   projector: string,
   literal: (value: string) => string,
 ): string {
-  return `SELECT pg_advisory_xact_lock(hashtext(${literal(BATCH)}), hashtext(${literal(
-    `${schema}.${projector}`,
-  )}))`;
+  const [namespace, name] = batchLockKey(schema, projector);
+  return `SELECT pg_advisory_xact_lock(hashtext(${literal(namespace)}), hashtext(${literal(name)}))`;
 }
 
 export async function lockMigrations(trx: Knex.Transaction, schema: string) {

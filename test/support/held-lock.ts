@@ -19,19 +19,27 @@ export interface HeldLock {
   close(): Promise<void>;
 }
 
-/** Takes the advisory lock `hashtext(key)` on a new session to `url`. */
-export async function holdLock(url: string, key: string): Promise<HeldLock> {
+/**
+ * Takes the advisory lock `hashtext(key)`, or for a pair of keys the two-key lock
+ * `(hashtext(key[0]), hashtext(key[1]))`, on a new session to `url`.
+ */
+export async function holdLock(
+  url: string,
+  key: string | readonly [string, string],
+): Promise<HeldLock> {
+  const keys = typeof key === 'string' ? [key] : [...key];
+  const hashed = keys.map((k) => `hashtext(${pg.escapeLiteral(k)})`).join(', ');
   const session = new pg.Client({ connectionString: url });
   await session.connect();
-  await session.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+  await session.query(`SELECT pg_advisory_lock(${hashed})`);
   let held = true;
   const release = async () => {
     if (!held) return;
     held = false;
-    await session.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+    await session.query(`SELECT pg_advisory_unlock(${hashed})`);
   };
   return {
-    waitStatement: `SELECT pg_advisory_xact_lock(hashtext(${pg.escapeLiteral(key)}))`,
+    waitStatement: `SELECT pg_advisory_xact_lock(${hashed})`,
     async longestWait() {
       // Outside a transaction: each statement sees the sessions as they are now.
       const { rows } = await session.query<{ ms: number | null }>(

@@ -7,7 +7,9 @@
  */
 import net from 'node:net';
 import { expect } from 'chai';
+import { batchLockKey } from '../../../projections/locks.js';
 import { capturingLogger } from '../delivery/fixtures.js';
+import { holdLock } from '../../support/held-lock.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -117,6 +119,9 @@ describe('HTTP: request ids', function () {
 
   it('puts the id on every line logged while a request is handled, each request its own', async () => {
     const ids = ['follow-me-a', 'follow-me-b', 'follow-me-c'];
+    // The app-data projector waits on its batch lock: no write can find its document projected
+    // before it asks, so each logs that it did not wait.
+    const lock = await holdLock(service.databaseUrl, batchLockKey('read', 'app-data'));
     const answers = await Promise.all(
       ids.map((id) =>
         idOf(`${service.devnet}/api/v1/app_data`, {
@@ -125,7 +130,7 @@ describe('HTTP: request ids', function () {
           body: JSON.stringify({ fullAppData: JSON.stringify({ appCode: id }) }),
         }),
       ),
-    );
+    ).finally(() => lock.close());
     expect(answers.map((a) => a.status)).to.deep.equal([201, 201, 201]);
     expect(answers.map((a) => a.id)).to.deep.equal(ids);
     const linesOf = (id: string) => log.lines.filter((line) => line.requestId === id);
