@@ -249,16 +249,22 @@ describe('projection runner', () => {
     expect(errors).to.deep.equal([]);
   });
 
-  it('applies a gathering batch at the end of its window when no wait wants it', async () => {
+  it('applies a gathering batch at the end of its window when no wait wants it, losing no later event', async () => {
     const batches: string[][] = [];
     const { errors } = await start([fillsProjector(batches, { gathers: true })], {
       batchWindowMs: 20,
     });
-    const [position] = await appendFills(t, 2, 1);
-    await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === position, {
+    const [first] = await appendFills(t, 2, 1);
+    await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === first, {
       description: 'the batch applied with no wait for it',
     });
-    expect(batches).to.deep.equal([[position]]);
+    expect(batches).to.deep.equal([[first]]);
+    // The window closed on a wait for the next event, which the next batch takes over.
+    const [second] = await appendFills(t, 3, 1);
+    await waitFor(async () => (await storedCheckpoint(t.db, 'fills')) === second, {
+      description: 'the next batch applied',
+    });
+    expect(batches).to.deep.equal([[first], [second]]);
     expect(errors).to.deep.equal([]);
   });
 
