@@ -6,7 +6,7 @@
 export interface BoardHooks {
   /** Told of every checkpoint recorded (an engine on another thread relays them). */
   onSet?(projector: string, position: string | null): void;
-  /** Told of every wait that has to wait: its projector may be in no hurry (runner.ts `want`). */
+  /** Told of every wait that has to wait: a projector in no hurry should not make it wait longer. */
   onWait?(projector: string, position: string): void;
 }
 

@@ -225,32 +225,15 @@ export class ProjectorWorker {
         (applied === null || ledger.comparePositions(wanted, applied) > 0) &&
         ledger.comparePositions(wanted, last) <= 0;
       const left = closes - performance.now();
-      if (awaited || left <= 0 || batch.length >= batchSize || reader.ended) return batch;
-      if (this.stopped || leadership.lost) return batch;
-      const window = this.windowOrWant(left);
+      const full = batch.length >= batchSize || reader.ended;
+      if (awaited || left <= 0 || full || this.stopped || leadership.lost) return batch;
+      const window = this.timer(left, { orWant: true });
       try {
-        batch = batch.concat(await reader.more(batchSize - batch.length, window.closed));
+        batch = batch.concat(await reader.more(batchSize - batch.length, window.ended));
       } finally {
-        window.close();
+        window.end();
       }
     }
-  }
-
-  /** Closes after `ms`, at a want, or when the worker is stopped or loses its leadership. */
-  private windowOrWant(ms: number): { closed: Promise<void>; close(): void } {
-    let close!: () => void;
-    const closed = new Promise<void>((resolve) => {
-      close = () => {
-        clearTimeout(timer);
-        this.wakers.delete(close);
-        this.wantWakers.delete(close);
-        resolve();
-      };
-      const timer = setTimeout(close, ms);
-      this.wakers.add(close);
-      this.wantWakers.add(close);
-    });
-    return { closed, close };
   }
 
   /** The next batch, or QUIET if none comes within QUIET_STORE_MS (or the worker is stopping). */
@@ -305,14 +288,26 @@ export class ProjectorWorker {
 
   /** Backoff that `stop()` and a lost leadership cut short. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
+    return this.timer(ms).ended;
+  }
+
+  /**
+   * Ends after `ms`, at `end()`, or when the worker is stopped or loses its leadership; with
+   * `orWant`, also at a want.
+   */
+  private timer(ms: number, { orWant = false } = {}): { ended: Promise<void>; end(): void } {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      end = () => {
         clearTimeout(timer);
-        this.wakers.delete(wake);
+        this.wakers.delete(end);
+        this.wantWakers.delete(end);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
+      const timer = setTimeout(end, ms);
+      this.wakers.add(end);
+      if (orWant) this.wantWakers.add(end);
     });
+    return { ended, end };
   }
 }
