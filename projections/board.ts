@@ -6,7 +6,7 @@
 export interface BoardHooks {
   /** Told of every checkpoint recorded (an engine on another thread relays them). */
   onSet?(projector: string, position: string | null): void;
-  /** Told of every wait that has to wait: a projector in no hurry should not make it wait longer. */
+  /** Told of every wait that has to wait: a projector in no hurry then knows to hurry. */
   onWait?(projector: string, position: string): void;
 }
 

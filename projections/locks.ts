@@ -38,7 +38,8 @@ export function lockBatchSql(
   literal: (value: string) => string,
 ): string {
   const [namespace, name] = batchLockKey(schema, projector);
-  return `SELECT pg_advisory_xact_lock(hashtext(${literal(namespace)}), hashtext(${literal(name)}))`;
+  const keys = `hashtext(${literal(namespace)}), hashtext(${literal(name)})`;
+  return `SELECT pg_advisory_xact_lock(${keys})`;
 }
 
 export async function lockMigrations(trx: Knex.Transaction, schema: string) {
