@@ -42,10 +42,11 @@ export interface Projector {
    */
   changes?(event: RecordedEvent): boolean;
   /**
-   * Optional: true for a read model no command's answer waits on as a rule (notices, trades,
-   * auctions). Its batches may then gather events for up to the engine's batch window while no
-   * wait of this instance wants them: fewer, larger transactions, which leave the database and
-   * the cores to the batches that someone awaits (BENCHMARKS.md, "Batches nobody waits for").
+   * Optional: true for a read model no command's answer waits on as a rule and no client reads
+   * in step with another (notices: trades and auctions are read beside the order they concern).
+   * Its batches may then gather events for up to the engine's batch window while no wait of this
+   * instance wants them: fewer, larger transactions, which leave the database and the cores to
+   * the batches that someone awaits (BENCHMARKS.md, "Batches nobody waits for").
    */
   readonly gathers?: boolean;
   /** Optional: told once a batch and the checkpoint after it are committed. */

@@ -58,7 +58,6 @@ export function auctionsProjector(): Projector {
   return {
     name: 'auctions',
     version: 5,
-    gathers: true,
     tables: AUCTION_TABLES,
     eventTypes: AUCTION_EVENT_TYPES,
     migrate: migrateAuctions,

@@ -20,7 +20,6 @@ export function tradesProjector(): Projector {
   return {
     name: 'trades',
     version: 1,
-    gathers: true,
     tables: [TRADES_TABLE, SETTLEMENTS_TABLE],
     readerIndexes: TRADES_READER_INDEXES,
     eventTypes: TRADE_EVENT_TYPES,

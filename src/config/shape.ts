@@ -80,8 +80,8 @@ export interface Config {
    */
   projectionThreadHeapMb: number;
   /**
-   * How long a projector no command waits on as a rule (notices, trades, auctions) may hold a
-   * batch open for more events while no wait of this instance wants it (ms; 0: never).
+   * How long the notices projector, which no command waits on as a rule, may hold a batch open
+   * for more events while no wait of this instance wants it (ms; 0: never).
    */
   projectionBatchWindowMs: number;
   /** One log line per answered request. */

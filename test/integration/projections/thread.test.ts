@@ -64,9 +64,8 @@ describe('projection thread: the engine on a thread of its own', () => {
   it("tells the thread what this one's waits want: a projector in no hurry does not wait out its window", async () => {
     // A window longer than the test: only the wait, relayed to the thread, closes the batch.
     engine = await startProjectionThread({ ...options(t.url), batchWindowMs: 600_000 });
-    const trade = tradeSettled(orderPlaced(30), { sell: 1n, buy: 1n }, 30, 0);
-    const position = await append(t.ledger, 'TradeSettled', trade);
-    expect(await engine.waitFor('trades', position, 10_000)).to.equal(true);
+    const position = await append(t.ledger, 'OrderPlaced', orderPlaced(30));
+    expect(await engine.waitFor('notices', position, 10_000)).to.equal(true);
     expect(errors).to.deep.equal([]);
   });
 
